@@ -1,0 +1,64 @@
+//! Per-line findings of a parse, for linting a robots.txt.
+
+use crate::LineKind;
+
+/// What one line of a parsed body has to report. Only lines with something
+/// to report are listed: unknown or invalid lines, and lines with a flag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Diagnostic {
+    /// 1-based line number.
+    pub line: u32,
+    /// What the line is, from its key.
+    pub kind: LineKind,
+    /// The key is one of Google's accepted typos (`useragent`, `dissallow`…).
+    pub typo: bool,
+    /// `key value` without a colon, accepted as Google does.
+    pub missing_colon: bool,
+    /// Google profile: the line was cut to 16,663 bytes.
+    pub too_long: bool,
+    /// A group record (`allow`, `disallow`, `crawl-delay`, `request-rate`)
+    /// before any `user-agent` line: ignored.
+    pub outside_group: bool,
+    /// A `crawl-delay` or `request-rate` that does not parse (ignored), or
+    /// an `allow`/`disallow` value that starts with neither `/` nor `*`
+    /// (still applied, as Google does).
+    pub invalid_value: bool,
+    /// The key is none the library knows; the line is ignored.
+    pub unknown_key: bool,
+}
+
+impl Diagnostic {
+    /// The names of the flags that are set, in a fixed order: `typo`,
+    /// `missing-colon`, `too-long`, `outside-group`, `invalid-value`,
+    /// `unknown-key`.
+    pub fn flag_names(&self) -> impl Iterator<Item = &'static str> {
+        [
+            (self.typo, "typo"),
+            (self.missing_colon, "missing-colon"),
+            (self.too_long, "too-long"),
+            (self.outside_group, "outside-group"),
+            (self.invalid_value, "invalid-value"),
+            (self.unknown_key, "unknown-key"),
+        ]
+        .into_iter()
+        .filter_map(|(set, name)| set.then_some(name))
+    }
+
+    pub(crate) fn new(line: u32, kind: LineKind) -> Self {
+        Diagnostic {
+            line,
+            kind,
+            typo: false,
+            missing_colon: false,
+            too_long: false,
+            outside_group: false,
+            invalid_value: false,
+            unknown_key: kind == LineKind::Unknown,
+        }
+    }
+
+    pub(crate) fn worth_reporting(&self) -> bool {
+        matches!(self.kind, LineKind::Unknown | LineKind::Invalid)
+            || self.flag_names().next().is_some()
+    }
+}

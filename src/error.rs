@@ -1,0 +1,58 @@
+//! The caller mistakes the library reports. Bad bytes are never errors.
+
+use std::fmt;
+
+/// A mistake in what the caller passed: an invalid crawler token or option.
+///
+/// The message says what was passed and what to pass instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// RFC profile: the crawler's name is not a product token (§2.2.1).
+    InvalidToken {
+        /// The name as passed, lossily decoded when it was not UTF-8.
+        token: String,
+    },
+    /// A selection by several tokens was given none.
+    NoTokens,
+    /// A parse limit outside what §2.5 and 32-bit offsets allow.
+    ParseLimit {
+        /// The limit as requested, in bytes.
+        requested: usize,
+    },
+    /// An option value out of its range.
+    InvalidOption {
+        /// The option's name.
+        name: &'static str,
+        /// What the option accepts.
+        expected: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::InvalidToken { token } => write!(
+                f,
+                "invalid product token {token:?}: a crawler's product token is one or more \
+                 of the letters A-Z and a-z, '_' and '-', such as \"ExampleBot\" \
+                 (no version, spaces or whole User-Agent header; RFC 9309 §2.2.1)"
+            ),
+            Error::NoTokens => {
+                f.write_str("no product tokens given: pass at least one, such as [\"ExampleBot\"]")
+            }
+            Error::ParseLimit { requested } => write!(
+                f,
+                "parse limit {requested} is out of range: it must be between {} \
+                 (500 KiB, RFC 9309 §2.5) and {} bytes",
+                crate::MIN_PARSE_LIMIT,
+                crate::MAX_PARSE_LIMIT
+            ),
+            Error::InvalidOption { name, expected } => {
+                write!(f, "invalid value for option {name}: expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {}

@@ -1,0 +1,66 @@
+//! # robotstxt
+//!
+//! A robots.txt engine for crawlers: RFC 9309 exactly, or bit-for-bit what
+//! Google's parser answers, with checks that allocate nothing.
+//!
+//! Parse a body once into [`Robots`], select the [`Rules`] for your
+//! crawler's product token, then ask as often as you like:
+//!
+//! ```
+//! use robotstxt::{Robots, DecisionKind};
+//!
+//! let body = b"User-agent: *\nDisallow: /account/\n\nUser-agent: NimbuBot\nDisallow: /prices/\nAllow: /prices/today\nCrawl-delay: 2.5\n";
+//! let robots = Robots::parse(body);
+//! let rules = robots.rules_for("NimbuBot")?;
+//!
+//! assert!(rules.can_fetch("https://bazaar.test/prices/today"));
+//! assert!(!rules.can_fetch("https://bazaar.test/prices/history"));
+//! assert!(rules.can_fetch("/account/orders")); // a named group replaces `*`
+//!
+//! let why = rules.decide("/prices/history");
+//! assert_eq!((why.line, why.kind, why.pattern), (5, DecisionKind::Disallow, "/prices/"));
+//! assert_eq!(rules.crawl_delay(), Some(std::time::Duration::from_millis(2500)));
+//!
+//! // RFC 9309 wants a product token, not a User-Agent header.
+//! assert!(robots.rules_for("NimbuBot/1.0").is_err());
+//! # Ok::<(), robotstxt::Error>(())
+//! ```
+//!
+//! The library does no I/O and reads no clock. The caller fetches
+//! `/robots.txt` and reports what happened: [`access`] turns the outcome
+//! into rules, allow-all or disallow-all (RFC 9309 §2.3.1), and
+//! [`Entry`] keeps one copy fresh as a pure function of `now` (§2.4).
+//!
+//! [`Profile`] chooses between RFC 9309 and Google's reading where they
+//! differ; see SPEC.md for every rule.
+
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod access;
+mod agent;
+mod diagnostics;
+mod error;
+mod freshness;
+mod lex;
+mod options;
+mod pattern;
+mod percent;
+mod rate;
+mod record;
+mod robots;
+mod rules;
+mod url;
+
+pub use access::{Access, AccessPolicy, Disposition};
+pub use diagnostics::Diagnostic;
+pub use error::Error;
+pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
+pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
+pub use rate::{RequestRate, MAX_DELAY};
+pub use record::LineKind;
+pub use robots::Robots;
+pub use rules::{Decision, DecisionKind, Rules};
+
+/// The library's version, from `Cargo.toml`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,208 @@
+//! One raw line → `key: value` (SPEC §2): comments, whitespace, the missing
+//! colon, and key recognition by prefix with Google's typos.
+
+use crate::Profile;
+
+/// The kind of a line, from its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LineKind {
+    /// `user-agent` (§2.2.1).
+    UserAgent,
+    /// `allow` (§2.2.2).
+    Allow,
+    /// `disallow` (§2.2.2).
+    Disallow,
+    /// `sitemap` (§2.3.5).
+    Sitemap,
+    /// `crawl-delay` (extension).
+    CrawlDelay,
+    /// `request-rate` (extension).
+    RequestRate,
+    /// `host` (Yandex extension).
+    Host,
+    /// A key the library does not know.
+    Unknown,
+    /// Not blank, yet no key: no colon and not two words, or an empty key.
+    Invalid,
+}
+
+impl LineKind {
+    /// The kind's name as diagnostics print it (`user-agent`, `crawl-delay`…).
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::UserAgent => "user-agent",
+            LineKind::Allow => "allow",
+            LineKind::Disallow => "disallow",
+            LineKind::Sitemap => "sitemap",
+            LineKind::CrawlDelay => "crawl-delay",
+            LineKind::RequestRate => "request-rate",
+            LineKind::Host => "host",
+            LineKind::Unknown => "unknown",
+            LineKind::Invalid => "invalid",
+        }
+    }
+}
+
+/// A line with a key.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Record<'a> {
+    pub kind: LineKind,
+    pub value: &'a [u8],
+    pub typo: bool,
+    pub missing_colon: bool,
+}
+
+/// Keys as Google recognises them: a key is known when it starts with one of
+/// these, case-insensitively. The flag marks an accepted typo.
+const KEYS: &[(&[u8], LineKind, bool)] = &[
+    (b"user-agent", LineKind::UserAgent, false),
+    (b"useragent", LineKind::UserAgent, true),
+    (b"user agent", LineKind::UserAgent, true),
+    (b"allow", LineKind::Allow, false),
+    (b"disallow", LineKind::Disallow, false),
+    (b"dissallow", LineKind::Disallow, true),
+    (b"dissalow", LineKind::Disallow, true),
+    (b"disalow", LineKind::Disallow, true),
+    (b"diasllow", LineKind::Disallow, true),
+    (b"disallaw", LineKind::Disallow, true),
+    (b"sitemap", LineKind::Sitemap, false),
+    (b"site-map", LineKind::Sitemap, true),
+    (b"crawl-delay", LineKind::CrawlDelay, false),
+    (b"request-rate", LineKind::RequestRate, false),
+    (b"host", LineKind::Host, false),
+];
+
+/// Space and tab; the Google profile adds VT and FF, as C's `isspace` does
+/// within a line.
+pub(crate) fn is_space(profile: Profile, b: u8) -> bool {
+    match b {
+        b' ' | b'\t' => true,
+        0x0B | 0x0C => profile == Profile::Google,
+        _ => false,
+    }
+}
+
+pub(crate) fn trim(profile: Profile, mut s: &[u8]) -> &[u8] {
+    while let [first, rest @ ..] = s {
+        if !is_space(profile, *first) {
+            break;
+        }
+        s = rest;
+    }
+    while let [rest @ .., last] = s {
+        if !is_space(profile, *last) {
+            break;
+        }
+        s = rest;
+    }
+    s
+}
+
+/// Reads one line. `None` for a blank or comment-only line.
+pub(crate) fn read(line: &[u8], profile: Profile, typos: bool) -> Option<Record<'_>> {
+    let mut line = line;
+    if profile == Profile::Google {
+        // Google reads each line as a C string: a NUL ends it.
+        if let Some(nul) = memchr::memchr(0, line) {
+            line = &line[..nul];
+        }
+    }
+    if let Some(hash) = memchr::memchr(b'#', line) {
+        line = &line[..hash];
+    }
+    let line = trim(profile, line);
+    if line.is_empty() {
+        return None;
+    }
+    let invalid = Record {
+        kind: LineKind::Invalid,
+        value: &[],
+        typo: false,
+        missing_colon: false,
+    };
+    let (key, value, missing_colon) = match memchr::memchr(b':', line) {
+        Some(colon) => (&line[..colon], &line[colon + 1..], false),
+        None => {
+            // Google accepts `key value` when the line is exactly two runs of
+            // non-blanks separated by spaces or tabs (never VT or FF).
+            let Some(gap) = line.iter().position(|&b| b == b' ' || b == b'\t') else {
+                return Some(invalid);
+            };
+            let value = &line[gap..];
+            let start = value
+                .iter()
+                .position(|&b| b != b' ' && b != b'\t')
+                .unwrap_or(value.len());
+            if value[start..].iter().any(|&b| b == b' ' || b == b'\t') {
+                return Some(invalid);
+            }
+            (&line[..gap], value, true)
+        }
+    };
+    let key = trim(profile, key);
+    if key.is_empty() {
+        return Some(invalid);
+    }
+    let value = trim(profile, value);
+    let (kind, typo) = KEYS
+        .iter()
+        .find(|(name, _, typo)| (typos || !typo) && starts_with_ignore_case(key, name))
+        .map_or((LineKind::Unknown, false), |&(_, kind, typo)| (kind, typo));
+    Some(Record {
+        kind,
+        value,
+        typo,
+        missing_colon,
+    })
+}
+
+fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
+    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kv(line: &str) -> Option<(LineKind, &str, bool, bool)> {
+        read(line.as_bytes(), Profile::Rfc9309, true).map(|r| {
+            (
+                r.kind,
+                std::str::from_utf8(r.value).unwrap(),
+                r.typo,
+                r.missing_colon,
+            )
+        })
+    }
+
+    #[test]
+    fn keys_and_values() {
+        assert_eq!(
+            kv("  Disallow : /x # c"),
+            Some((LineKind::Disallow, "/x", false, false))
+        );
+        assert_eq!(
+            kv("disallow /x"),
+            Some((LineKind::Disallow, "/x", false, true))
+        );
+        assert_eq!(
+            kv("disallow /x y"),
+            Some((LineKind::Invalid, "", false, false))
+        );
+        assert_eq!(
+            kv("Dissallow: /"),
+            Some((LineKind::Disallow, "/", true, false))
+        );
+        assert_eq!(
+            kv("Disallowed: /"),
+            Some((LineKind::Disallow, "/", false, false))
+        );
+        assert_eq!(kv(": /"), Some((LineKind::Invalid, "", false, false)));
+        assert_eq!(kv("  # only a comment"), None);
+        assert_eq!(
+            kv("Noindex: /"),
+            Some((LineKind::Unknown, "/", false, false))
+        );
+    }
+}

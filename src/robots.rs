@@ -1,0 +1,377 @@
+//! `Robots`: a body parsed once into groups and normalised rules (§2.1–2.2),
+//! immutable and shared.
+
+use std::ops::Range;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::agent::{self, Named};
+use crate::lex::Lines;
+use crate::rate::{self, RequestRate};
+use crate::record::{self, LineKind};
+use crate::{percent, Diagnostic, Error, Options, Profile, Rules};
+
+/// A byte range of `Inner::text`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    start: u32,
+    len: u32,
+}
+
+/// One `allow`/`disallow` rule with a non-empty, normalised pattern.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rule {
+    pub pattern: Span,
+    pub line: u32,
+    pub allow: bool,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Agent {
+    Everyone,
+    Token(Span),
+}
+
+/// Consecutive `user-agent` lines and the records that follow them.
+#[derive(Clone, Debug)]
+pub(crate) struct Group {
+    pub agents: Range<u32>,
+    pub rules: Range<u32>,
+    pub crawl_delay: Option<Duration>,
+    pub request_rate: Option<RequestRate>,
+    /// An `allow` or `disallow` line (even an empty one) was seen: the next
+    /// `user-agent` line starts a new group.
+    closed: bool,
+}
+
+#[derive(Debug)]
+pub(crate) struct Inner {
+    pub profile: Profile,
+    pub text: Box<[u8]>,
+    pub rules: Box<[Rule]>,
+    pub groups: Box<[Group]>,
+    pub agents: Box<[Agent]>,
+    sitemaps: Box<[Span]>,
+    host: Option<Span>,
+    diagnostics: Box<[Diagnostic]>,
+}
+
+impl Inner {
+    pub fn bytes(&self, span: Span) -> &[u8] {
+        let start = span.start as usize;
+        &self.text[start..start + span.len as usize]
+    }
+
+    /// Patterns are ASCII: normalising escapes every byte ≥ 0x80.
+    pub fn pattern(&self, rule: &Rule) -> &str {
+        std::str::from_utf8(self.bytes(rule.pattern)).unwrap_or_default()
+    }
+
+    /// Whether `group` names the crawler `token` (case-insensitive, whole).
+    pub fn names(&self, group: &Group, token: &[u8]) -> bool {
+        self.agents[group.agents.start as usize..group.agents.end as usize]
+            .iter()
+            .any(|a| match a {
+                Agent::Token(span) => self.bytes(*span).eq_ignore_ascii_case(token),
+                Agent::Everyone => false,
+            })
+    }
+
+    pub fn is_global(&self, group: &Group) -> bool {
+        self.agents[group.agents.start as usize..group.agents.end as usize]
+            .iter()
+            .any(|a| matches!(a, Agent::Everyone))
+    }
+}
+
+/// A parsed robots.txt: immutable, cheap to clone, `Send + Sync`.
+///
+/// Parsing is total: any bytes parse, and lines that make no sense are
+/// skipped (and reported by [`Robots::diagnostics`]). Parsing allocates;
+/// nothing after it does.
+///
+/// ```
+/// use robotstxt::Robots;
+/// let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nSitemap: https://a.test/s.xml\n");
+/// let rules = robots.rules_for("ExampleBot")?;
+/// assert!(!rules.can_fetch("https://a.test/private/x"));
+/// assert_eq!(robots.sitemaps().next(), Some(&b"https://a.test/s.xml"[..]));
+/// # Ok::<(), robotstxt::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Robots {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl Robots {
+    /// Parses `body` with the default options (RFC profile, 500 KiB, typos
+    /// accepted). Cost: linear in `min(body.len(), 512,000)`.
+    pub fn parse(body: &[u8]) -> Robots {
+        Robots::parse_with(body, &Options::default())
+    }
+
+    /// Parses `body` with `options`.
+    pub fn parse_with(body: &[u8], options: &Options) -> Robots {
+        let mut builder = Builder::new(options.profile());
+        for line in Lines::new(body, options.parse_limit(), options.profile()) {
+            if let Some(record) = record::read(line.bytes, options.profile(), options.typos()) {
+                let mut diagnostic = Diagnostic::new(line.number, record.kind);
+                diagnostic.typo = record.typo;
+                diagnostic.missing_colon = record.missing_colon;
+                diagnostic.too_long = line.too_long;
+                builder.add(line.number, record.kind, record.value, &mut diagnostic);
+                if diagnostic.worth_reporting() {
+                    builder.diagnostics.push(diagnostic);
+                }
+            }
+        }
+        Robots {
+            inner: Arc::new(builder.finish()),
+        }
+    }
+
+    /// The profile the body was parsed with.
+    pub fn profile(&self) -> Profile {
+        self.inner.profile
+    }
+
+    /// The rules for the crawler whose product token is `token` (§2.2.1):
+    /// every group naming it, merged in file order; else every `*` group;
+    /// else none (everything allowed).
+    ///
+    /// # Errors
+    /// RFC profile: [`Error::InvalidToken`] unless `token` is one or more of
+    /// `A-Z a-z _ -`. The Google profile accepts any string, compared whole.
+    pub fn rules_for(&self, token: impl AsRef<[u8]>) -> Result<Rules, Error> {
+        self.rules_for_any(&[token])
+    }
+
+    /// The rules for a crawler known by several tokens: every group naming
+    /// any of them, merged (Google's semantics); else every `*` group.
+    ///
+    /// # Errors
+    /// [`Error::NoTokens`] for an empty list; [`Error::InvalidToken`] as
+    /// for [`Robots::rules_for`].
+    pub fn rules_for_any<T: AsRef<[u8]>>(&self, tokens: &[T]) -> Result<Rules, Error> {
+        self.check_tokens(tokens)?;
+        let tokens: Vec<&[u8]> = tokens.iter().map(AsRef::as_ref).collect();
+        Ok(Rules::new(Arc::clone(&self.inner), vec![&tokens[..]]))
+    }
+
+    /// Strictest-of: a URL is allowed only if each token's own selection
+    /// allows it, and the crawl delay is the largest of them. The way to
+    /// honour `GPTBot` and `CCBot` groups as well as your own.
+    ///
+    /// # Errors
+    /// As for [`Robots::rules_for_any`].
+    pub fn rules_for_strictest<T: AsRef<[u8]>>(&self, tokens: &[T]) -> Result<Rules, Error> {
+        self.check_tokens(tokens)?;
+        let tokens: Vec<[&[u8]; 1]> = tokens.iter().map(|t| [t.as_ref()]).collect();
+        Ok(Rules::new(
+            Arc::clone(&self.inner),
+            tokens.iter().map(|t| &t[..]).collect(),
+        ))
+    }
+
+    fn check_tokens<T: AsRef<[u8]>>(&self, tokens: &[T]) -> Result<(), Error> {
+        if tokens.is_empty() {
+            return Err(Error::NoTokens);
+        }
+        tokens
+            .iter()
+            .try_for_each(|t| agent::check_crawler(self.inner.profile, t.as_ref()))
+    }
+
+    /// Every `sitemap` value in file order (§2.3.5), as written.
+    pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
+        self.inner.sitemaps.iter().map(|s| self.inner.bytes(*s))
+    }
+
+    /// The first `host` value (Yandex extension), as written.
+    pub fn host(&self) -> Option<&[u8]> {
+        self.inner.host.map(|s| self.inner.bytes(s))
+    }
+
+    /// The lines that have something to report, in line order.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.inner.diagnostics
+    }
+
+    /// How many groups the file has.
+    pub fn group_count(&self) -> usize {
+        self.inner.groups.len()
+    }
+
+    /// How many rules the file has (`index.html` extras included).
+    pub fn rule_count(&self) -> usize {
+        self.inner.rules.len()
+    }
+}
+
+struct Builder {
+    profile: Profile,
+    text: Vec<u8>,
+    rules: Vec<Rule>,
+    groups: Vec<Group>,
+    agents: Vec<Agent>,
+    sitemaps: Vec<Span>,
+    host: Option<Span>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Builder {
+    fn new(profile: Profile) -> Self {
+        Builder {
+            profile,
+            text: Vec::new(),
+            rules: Vec::new(),
+            groups: Vec::new(),
+            agents: Vec::new(),
+            sitemaps: Vec::new(),
+            host: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn span_from(&self, start: usize) -> Span {
+        // The parse limit keeps `text` far below 4 GiB.
+        Span {
+            start: start as u32,
+            len: (self.text.len() - start) as u32,
+        }
+    }
+
+    fn store(&mut self, bytes: &[u8]) -> Span {
+        let start = self.text.len();
+        self.text.extend_from_slice(bytes);
+        self.span_from(start)
+    }
+
+    fn add(&mut self, line: u32, kind: LineKind, value: &[u8], diagnostic: &mut Diagnostic) {
+        match kind {
+            LineKind::UserAgent => self.add_agent(value),
+            LineKind::Allow | LineKind::Disallow => {
+                let Some(group) = self.groups.last_mut() else {
+                    diagnostic.outside_group = true;
+                    return;
+                };
+                group.closed = true;
+                if value.is_empty() {
+                    return; // §2.2.2: an empty value is no rule.
+                }
+                diagnostic.invalid_value = !matches!(value[0], b'/' | b'*');
+                self.add_rule(line, kind == LineKind::Allow, value);
+            }
+            LineKind::CrawlDelay | LineKind::RequestRate => {
+                let Some(group) = self.groups.last_mut() else {
+                    diagnostic.outside_group = true;
+                    return;
+                };
+                if kind == LineKind::CrawlDelay {
+                    match rate::parse_crawl_delay(value) {
+                        Some(delay) => group.crawl_delay = group.crawl_delay.max(Some(delay)),
+                        None => diagnostic.invalid_value = true,
+                    }
+                } else {
+                    match rate::parse_request_rate(value) {
+                        Some(rate) => group.request_rate = slowest(group.request_rate, Some(rate)),
+                        None => diagnostic.invalid_value = true,
+                    }
+                }
+            }
+            LineKind::Sitemap => {
+                let span = self.store(value);
+                self.sitemaps.push(span);
+            }
+            LineKind::Host => {
+                if self.host.is_none() {
+                    self.host = Some(self.store(value));
+                }
+            }
+            LineKind::Unknown | LineKind::Invalid => {}
+        }
+    }
+
+    fn add_agent(&mut self, value: &[u8]) {
+        if self.groups.last().is_none_or(|g| g.closed) {
+            let (a, r) = (self.agents.len() as u32, self.rules.len() as u32);
+            self.groups.push(Group {
+                agents: a..a,
+                rules: r..r,
+                crawl_delay: None,
+                request_rate: None,
+                closed: false,
+            });
+        }
+        let agent = match agent::named(self.profile, value) {
+            Named::Everyone => Agent::Everyone,
+            Named::Token(token) => Agent::Token(self.store(token)),
+        };
+        self.agents.push(agent);
+        if let Some(group) = self.groups.last_mut() {
+            group.agents.end += 1;
+        }
+    }
+
+    fn add_rule(&mut self, line: u32, allow: bool, value: &[u8]) {
+        let start = self.text.len();
+        percent::normalise_pattern(self.profile, value, &mut self.text);
+        let pattern = self.span_from(start);
+        self.push_rule(Rule {
+            pattern,
+            line,
+            allow,
+        });
+        if allow && self.profile == Profile::Google {
+            // Google deviation: `allow: /dir/index.htm…` also allows `/dir/`
+            // exactly, as if `allow: /dir/$` were written.
+            let encoded = &self.text[start..];
+            if let Some(slash) = memchr::memrchr(b'/', encoded) {
+                if encoded[slash..].starts_with(b"/index.htm") {
+                    let extra = self.text.len();
+                    self.text.extend_from_within(start..=start + slash);
+                    self.text.push(b'$');
+                    let pattern = self.span_from(extra);
+                    self.push_rule(Rule {
+                        pattern,
+                        line,
+                        allow,
+                    });
+                }
+            }
+        }
+    }
+
+    fn push_rule(&mut self, rule: Rule) {
+        self.rules.push(rule);
+        if let Some(group) = self.groups.last_mut() {
+            group.rules.end += 1;
+        }
+    }
+
+    fn finish(self) -> Inner {
+        Inner {
+            profile: self.profile,
+            text: self.text.into_boxed_slice(),
+            rules: self.rules.into_boxed_slice(),
+            groups: self.groups.into_boxed_slice(),
+            agents: self.agents.into_boxed_slice(),
+            sitemaps: self.sitemaps.into_boxed_slice(),
+            host: self.host,
+            diagnostics: self.diagnostics.into_boxed_slice(),
+        }
+    }
+}
+
+/// The rate with the longer interval between requests.
+pub(crate) fn slowest(a: Option<RequestRate>, b: Option<RequestRate>) -> Option<RequestRate> {
+    match (a, b) {
+        (Some(x), Some(y)) => {
+            // x.seconds / x.requests ≥ y.seconds / y.requests, without division.
+            let x_slower = u64::from(x.seconds) * u64::from(y.requests)
+                >= u64::from(y.seconds) * u64::from(x.requests);
+            Some(if x_slower { x } else { y })
+        }
+        (x, y) => x.or(y),
+    }
+}
