@@ -1,0 +1,101 @@
+//! The shape of the public API: thread-safety, ownership, errors.
+
+use robotstxt::{Error, Options, Profile, Robots, Rules, MIN_PARSE_LIMIT};
+
+#[test]
+fn handles_are_send_and_sync() {
+    fn shareable<T: Send + Sync + Clone + 'static>() {}
+    shareable::<Robots>();
+    shareable::<Rules>();
+    shareable::<robotstxt::Entry>();
+}
+
+#[test]
+fn rules_outlive_their_robots() {
+    let rules = {
+        let robots = Robots::parse(b"User-agent: *\nDisallow: /x\n");
+        robots.rules_for("ExampleBot").unwrap()
+    };
+    assert!(!rules.can_fetch("/x/y"));
+    assert_eq!(rules.decide("/x").pattern, "/x");
+}
+
+#[test]
+fn rules_are_shared_across_threads() {
+    let robots = Robots::parse(b"User-agent: *\nDisallow: /private\nAllow: /private/ok\n");
+    let rules = robots.rules_for("ExampleBot").unwrap();
+    std::thread::scope(|s| {
+        for t in 0..16 {
+            let rules = &rules;
+            s.spawn(move || {
+                for i in 0..1000 {
+                    let url = format!("/private/{}{t}", if i % 2 == 0 { "ok" } else { "no" });
+                    assert_eq!(rules.can_fetch(&url), i % 2 == 0, "{url}");
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn token_errors_name_what_was_passed() {
+    let robots = Robots::parse(b"User-agent: *\nDisallow: /\n");
+    let header = "Mozilla/5.0 (compatible; NimbuBot/1.0)";
+    let err = robots.rules_for(header).unwrap_err();
+    assert_eq!(
+        err,
+        Error::InvalidToken {
+            token: header.to_owned()
+        }
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains(header) && message.contains("ExampleBot"),
+        "{message}"
+    );
+    assert!(matches!(
+        robots.rules_for_any::<&str>(&[]),
+        Err(Error::NoTokens)
+    ));
+    assert!(robots.rules_for_strictest(&["a", "b c"]).is_err());
+    // Non-UTF-8 tokens are reported lossily, never panic.
+    assert!(robots
+        .rules_for(b"\xFFbot")
+        .unwrap_err()
+        .to_string()
+        .contains('\u{FFFD}'));
+    // The Google profile takes any string, compared whole.
+    let google = Robots::parse_with(
+        b"User-agent: *\nDisallow: /\n",
+        &Options::new(Profile::Google),
+    );
+    assert!(!google.rules_for(header).unwrap().can_fetch("/x"));
+}
+
+#[test]
+fn parse_limit_is_never_below_500_kib() {
+    let err = Options::default()
+        .with_parse_limit(MIN_PARSE_LIMIT - 1)
+        .unwrap_err();
+    assert!(err.to_string().contains("511999"), "{err}");
+    assert!(Options::default().with_parse_limit(usize::MAX).is_err());
+    assert_eq!(
+        Options::default()
+            .with_parse_limit(1 << 20)
+            .unwrap()
+            .parse_limit(),
+        1 << 20
+    );
+}
+
+#[test]
+fn strictest_of_takes_every_token_into_account() {
+    let robots = Robots::parse(
+        b"User-agent: GPTBot\nDisallow: /ai/\nCrawl-delay: 9\n\nUser-agent: MyBot\nDisallow: /me/\nCrawl-delay: 1\n",
+    );
+    let rules = robots.rules_for_strictest(&["MyBot", "GPTBot"]).unwrap();
+    assert!(!rules.can_fetch("/ai/x") && !rules.can_fetch("/me/x") && rules.can_fetch("/x"));
+    assert_eq!(rules.crawl_delay().unwrap().as_secs(), 9);
+    let merged = robots.rules_for_any(&["MyBot", "GPTBot"]).unwrap();
+    assert!(!merged.can_fetch("/ai/x") && !merged.can_fetch("/me/x"));
+}

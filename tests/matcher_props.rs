@@ -1,0 +1,80 @@
+//! Property tests (paths never start with `//`, which is a scheme-relative
+//! URL): the matcher against a deliberately naive reference
+//! (§2.2.2–2.2.3), on random patterns with `*` and `$` and random paths.
+
+use proptest::prelude::*;
+use robotstxt::{Options, Profile, Robots};
+
+/// Tries every way `*` can stretch: exponential, obviously right.
+fn naive_matches(pattern: &[u8], path: &[u8]) -> bool {
+    match pattern {
+        [] => true,
+        [b'$'] => path.is_empty(),
+        [b'*', rest @ ..] => (0..=path.len()).any(|i| naive_matches(rest, &path[i..])),
+        [c, rest @ ..] => path.first() == Some(c) && naive_matches(rest, &path[1..]),
+    }
+}
+
+/// The naive answer for rules `(allow, pattern)`: longest match wins, allow
+/// wins ties, empty patterns are not rules.
+fn naive_allowed(rules: &[(bool, String)], path: &str) -> bool {
+    let best = rules
+        .iter()
+        .filter(|(_, p)| !p.is_empty() && naive_matches(p.as_bytes(), path.as_bytes()))
+        .map(|(allow, p)| (p.len(), *allow))
+        .max();
+    best.is_none_or(|(_, allow)| allow)
+}
+
+fn body_of(rules: &[(bool, String)]) -> String {
+    let mut body = String::from("User-agent: *\n");
+    for (allow, pattern) in rules {
+        body += &format!("{}: {pattern}\n", if *allow { "Allow" } else { "Disallow" });
+    }
+    body
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Google profile: patterns and paths compared as given.
+    #[test]
+    fn google_matches_naive(
+        rules in prop::collection::vec((any::<bool>(), "/[ab*$]{0,7}|[ab*$/]{0,6}"), 0..5),
+        path in "/([ab*$][ab*$/]{0,9})?",
+    ) {
+        let robots = Robots::parse_with(body_of(&rules).as_bytes(), &Options::new(Profile::Google));
+        let got = robots.rules_for("ExampleBot").unwrap().can_fetch(&path);
+        prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
+    }
+
+    /// RFC profile: with no bytes to normalise, the same answers (the
+    /// `/robots.txt` exemption aside, which these paths never reach).
+    #[test]
+    fn rfc_matches_naive(
+        rules in prop::collection::vec((any::<bool>(), "/[ab*]{0,7}\\$?"), 0..5),
+        path in "/([ab.][ab/.]{0,9})?",
+    ) {
+        let robots = Robots::parse(body_of(&rules).as_bytes());
+        let got = robots.rules_for("ExampleBot").unwrap().can_fetch(&path);
+        prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
+    }
+
+    /// Deciding never panics and agrees with `can_fetch`, whatever the bytes.
+    #[test]
+    fn any_bytes_decide(body in prop::collection::vec(any::<u8>(), 0..300),
+                        url in prop::collection::vec(any::<u8>(), 0..60)) {
+        for profile in [Profile::Rfc9309, Profile::Google] {
+            let robots = Robots::parse_with(&body, &Options::new(profile));
+            let rules = robots.rules_for("ExampleBot").unwrap();
+            prop_assert_eq!(rules.decide(&url).allowed, rules.can_fetch(&url));
+        }
+    }
+}
+
+#[test]
+fn naive_reference_is_sane() {
+    assert!(naive_matches(b"/a*c$", b"/abc"));
+    assert!(!naive_matches(b"/a*c$", b"/abcd"));
+    assert!(naive_matches(b"/a$b", b"/a$bc"));
+}

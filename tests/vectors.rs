@@ -1,0 +1,479 @@
+//! Runs every case of `tests/vectors/*.json` (format: tests/vectors/README.md).
+
+use std::path::{Path, PathBuf};
+
+use robotstxt::access::{classify, AccessPolicy, Disposition};
+use robotstxt::{
+    AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Options, Profile, Robots, Rules,
+};
+use serde_json::{Map, Value};
+
+fn vector_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/vectors");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("tests/vectors")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Fails on a field the runner does not know, so a typo cannot hide a case.
+fn check_fields(case: &Map<String, Value>, known: &[&str], at: &str) {
+    for key in case.keys() {
+        assert!(known.contains(&key.as_str()), "{at}: unknown field {key:?}");
+    }
+}
+
+/// `body`/`url_parts`: a string, or parts of text, hex and repeats.
+fn bytes_of(value: &Value) -> Vec<u8> {
+    match value {
+        Value::String(s) => s.as_bytes().to_vec(),
+        Value::Array(parts) => {
+            let mut out = Vec::new();
+            for part in parts {
+                let part = part.as_object().expect("body part is an object");
+                if let Some(text) = part.get("text") {
+                    out.extend_from_slice(text.as_str().unwrap().as_bytes());
+                } else if let Some(hex) = part.get("hex") {
+                    let hex = hex.as_str().unwrap().as_bytes();
+                    for pair in hex.chunks(2) {
+                        let s = std::str::from_utf8(pair).unwrap();
+                        out.push(u8::from_str_radix(s, 16).expect("hex"));
+                    }
+                } else if let Some(unit) = part.get("repeat") {
+                    let times = part["times"].as_u64().unwrap() as usize;
+                    out.extend(unit.as_str().unwrap().as_bytes().repeat(times));
+                } else {
+                    panic!("unknown body part {part:?}");
+                }
+            }
+            out
+        }
+        other => panic!("bad bytes value {other:?}"),
+    }
+}
+
+fn profiles(case: &Map<String, Value>) -> Vec<Profile> {
+    match case
+        .get("profile")
+        .and_then(Value::as_str)
+        .unwrap_or("both")
+    {
+        "rfc" => vec![Profile::Rfc9309],
+        "google" => vec![Profile::Google],
+        "both" => vec![Profile::Rfc9309, Profile::Google],
+        other => panic!("unknown profile {other}"),
+    }
+}
+
+fn options(case: &Map<String, Value>, profile: Profile) -> Options {
+    let mut opts = Options::new(profile);
+    if let Some(o) = case.get("options") {
+        let o = o.as_object().unwrap();
+        check_fields(o, &["parse_limit", "typos"], "options");
+        if let Some(limit) = o.get("parse_limit") {
+            opts = opts
+                .with_parse_limit(limit.as_u64().unwrap() as usize)
+                .unwrap();
+        }
+        if let Some(typos) = o.get("typos") {
+            opts = opts.with_typos(typos.as_bool().unwrap());
+        }
+    }
+    opts
+}
+
+fn tokens(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn select(robots: &Robots, case: &Map<String, Value>) -> Result<Rules, robotstxt::Error> {
+    if let Some(token) = case.get("token") {
+        return robots.rules_for(token.as_str().unwrap());
+    }
+    let list = tokens(&case["tokens"]);
+    match case["mode"].as_str().unwrap() {
+        "any" => robots.rules_for_any(&list),
+        "strictest" => robots.rules_for_strictest(&list),
+        other => panic!("unknown mode {other}"),
+    }
+}
+
+fn url_of(check: &Map<String, Value>) -> Vec<u8> {
+    match (check.get("url"), check.get("url_parts")) {
+        (Some(url), None) => url.as_str().unwrap().as_bytes().to_vec(),
+        (None, Some(parts)) => bytes_of(parts),
+        _ => panic!("a check needs exactly one of url and url_parts"),
+    }
+}
+
+fn run_checks(rules: &Rules, checks: &Value, at: &str) {
+    for check in checks.as_array().unwrap() {
+        let check = check.as_object().unwrap();
+        check_fields(
+            check,
+            &["url", "url_parts", "allowed", "line", "kind", "pattern"],
+            at,
+        );
+        let url = url_of(check);
+        let shown = String::from_utf8_lossy(&url[..url.len().min(80)]).into_owned();
+        let d = rules.decide(&url);
+        assert_eq!(
+            rules.can_fetch(&url),
+            d.allowed,
+            "{at} {shown}: can_fetch vs decide"
+        );
+        assert_eq!(
+            d.allowed,
+            check["allowed"].as_bool().unwrap(),
+            "{at} {shown}: allowed"
+        );
+        if let Some(line) = check.get("line") {
+            assert_eq!(
+                u64::from(d.line),
+                line.as_u64().unwrap(),
+                "{at} {shown}: line"
+            );
+        }
+        if let Some(kind) = check.get("kind") {
+            assert_eq!(d.kind.name(), kind.as_str().unwrap(), "{at} {shown}: kind");
+        }
+        if let Some(pattern) = check.get("pattern") {
+            assert_eq!(
+                d.pattern,
+                pattern.as_str().unwrap(),
+                "{at} {shown}: pattern"
+            );
+        }
+    }
+}
+
+fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
+    check_fields(
+        case,
+        &[
+            "name",
+            "profile",
+            "options",
+            "body",
+            "token",
+            "tokens",
+            "mode",
+            "checks",
+            "error",
+            "crawl_delay",
+            "request_rate",
+            "sitemaps",
+            "host",
+            "diagnostics",
+            "note",
+        ],
+        at,
+    );
+    let body = bytes_of(&case["body"]);
+    let mut ran = 0;
+    for profile in profiles(case) {
+        let at = format!("{at} [{}]", profile.name());
+        let robots = Robots::parse_with(&body, &options(case, profile));
+        if let Some(sitemaps) = case.get("sitemaps") {
+            let got: Vec<String> = robots
+                .sitemaps()
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect();
+            assert_eq!(got, tokens(sitemaps), "{at}: sitemaps");
+        }
+        if let Some(host) = case.get("host") {
+            let got = robots
+                .host()
+                .map(|h| String::from_utf8_lossy(h).into_owned());
+            assert_eq!(got.as_deref(), host.as_str(), "{at}: host");
+        }
+        if let Some(diagnostics) = case.get("diagnostics") {
+            let got: Vec<Value> = robots
+                .diagnostics()
+                .iter()
+                .map(|d| {
+                    serde_json::json!({
+                        "line": d.line, "kind": d.kind.name(),
+                        "flags": d.flag_names().collect::<Vec<_>>(),
+                    })
+                })
+                .collect();
+            assert_eq!(&Value::Array(got), diagnostics, "{at}: diagnostics");
+        }
+        let selected = (case.contains_key("token") || case.contains_key("tokens"))
+            .then(|| select(&robots, case));
+        match (case.get("error"), selected) {
+            (Some(error), Some(Err(err))) => {
+                assert_eq!(error.as_str(), Some("invalid_token"), "{at}");
+                assert!(
+                    matches!(err, robotstxt::Error::InvalidToken { .. }),
+                    "{at}: {err}"
+                );
+                if let Some(token) = case.get("token").and_then(Value::as_str) {
+                    assert!(
+                        err.to_string().contains(&format!("{token:?}")),
+                        "{at}: {err}"
+                    );
+                }
+            }
+            (Some(_), other) => panic!("{at}: expected an invalid-token error, got {other:?}"),
+            (None, Some(Err(err))) => panic!("{at}: unexpected error {err}"),
+            (None, Some(Ok(rules))) => {
+                if let Some(checks) = case.get("checks") {
+                    run_checks(&rules, checks, &at);
+                }
+                if let Some(delay) = case.get("crawl_delay") {
+                    let got = rules.crawl_delay().map(|d| d.as_secs_f64());
+                    assert_eq!(got, delay.as_f64(), "{at}: crawl_delay");
+                }
+                if let Some(rate) = case.get("request_rate") {
+                    let got = rules
+                        .request_rate()
+                        .map(|r| serde_json::json!({"requests": r.requests, "seconds": r.seconds}));
+                    assert_eq!(
+                        got.as_ref(),
+                        rate.as_object().map(|_| rate),
+                        "{at}: request_rate"
+                    );
+                }
+            }
+            (None, None) => {
+                for key in ["checks", "crawl_delay", "request_rate"] {
+                    assert!(!case.contains_key(key), "{at}: {key} needs a token");
+                }
+            }
+        }
+        ran += 1;
+    }
+    ran
+}
+
+fn run_access_case(case: &Map<String, Value>, at: &str) {
+    check_fields(
+        case,
+        &[
+            "name",
+            "status",
+            "redirects",
+            "policy",
+            "access",
+            "retry_later",
+            "note",
+        ],
+        at,
+    );
+    let status = case["status"].as_u64().map(|s| s as u16);
+    let redirects = case.get("redirects").and_then(Value::as_u64).unwrap_or(0) as u32;
+    let policy = match case
+        .get("policy")
+        .and_then(Value::as_str)
+        .unwrap_or("careful")
+    {
+        "careful" => AccessPolicy::Careful,
+        "strict" => AccessPolicy::StrictRfc,
+        other => panic!("{at}: unknown policy {other}"),
+    };
+    let got = classify(status, redirects, policy);
+    let name = match got {
+        Disposition::FollowRules => "follow_rules",
+        Disposition::AllowAll => "allow_all",
+        Disposition::DisallowAll => "disallow_all",
+        Disposition::NotModified => "not_modified",
+    };
+    assert_eq!(name, case["access"].as_str().unwrap(), "{at}: access");
+    if let Some(retry) = case.get("retry_later") {
+        assert_eq!(
+            got.retry_later(),
+            retry.as_bool().unwrap(),
+            "{at}: retry_later"
+        );
+    }
+}
+
+fn ms(value: &Value) -> u64 {
+    (value.as_f64().unwrap() * 1000.0).round() as u64
+}
+
+fn run_timeline(case: &Map<String, Value>, at: &str) {
+    check_fields(case, &["name", "policy", "steps", "fetches", "note"], at);
+    let mut policy = FreshnessPolicy::default();
+    if let Some(p) = case.get("policy") {
+        let p = p.as_object().unwrap();
+        check_fields(
+            p,
+            &[
+                "fresh_for_s",
+                "retry_s",
+                "unreachable_limit_s",
+                "after_limit",
+                "access",
+            ],
+            at,
+        );
+        if let Some(v) = p.get("fresh_for_s") {
+            policy.fresh_for_ms = ms(v);
+        }
+        if let Some(v) = p.get("retry_s") {
+            policy.retry_ms = ms(v);
+        }
+        if let Some(v) = p.get("unreachable_limit_s") {
+            policy.unreachable_limit_ms = ms(v);
+        }
+        if let Some(v) = p.get("after_limit") {
+            policy.after_limit = match v.as_str().unwrap() {
+                "keep" => AfterLimit::KeepCopy,
+                "allow" => AfterLimit::AllowAll,
+                other => panic!("{at}: after_limit {other}"),
+            };
+        }
+        if let Some(v) = p.get("access") {
+            policy.access = match v.as_str().unwrap() {
+                "careful" => AccessPolicy::Careful,
+                "strict" => AccessPolicy::StrictRfc,
+                other => panic!("{at}: access {other}"),
+            };
+        }
+    }
+    let mut entry = Entry::new();
+    let mut fetches = 0;
+    for (i, step) in case["steps"].as_array().unwrap().iter().enumerate() {
+        let step = step.as_object().unwrap();
+        let at = format!("{at} step {i}");
+        let now = ms(&step["at_s"]);
+        if let Some(fetch) = step.get("fetch") {
+            check_fields(step, &["at_s", "fetch", "note"], &at);
+            let f = fetch.as_object().unwrap();
+            check_fields(
+                f,
+                &[
+                    "status",
+                    "redirects",
+                    "body",
+                    "max_age_s",
+                    "retry_after_s",
+                    "etag",
+                    "last_modified",
+                ],
+                &at,
+            );
+            let body = f.get("body").map(bytes_of).unwrap_or_default();
+            let etag = f.get("etag").and_then(Value::as_str);
+            let last_modified = f.get("last_modified").and_then(Value::as_str);
+            let result = FetchResult {
+                status: f["status"].as_u64().map(|s| s as u16),
+                redirects: f.get("redirects").and_then(Value::as_u64).unwrap_or(0) as u32,
+                body: &body,
+                max_age_ms: f.get("max_age_s").map(ms),
+                retry_after_ms: f.get("retry_after_s").map(ms),
+                etag: etag.map(str::as_bytes),
+                last_modified: last_modified.map(str::as_bytes),
+            };
+            entry.record(now, &result, &policy);
+            fetches += 1;
+            continue;
+        }
+        check_fields(
+            step,
+            &[
+                "at_s",
+                "due",
+                "access",
+                "checks",
+                "token",
+                "next_try_s",
+                "validators",
+                "note",
+            ],
+            &at,
+        );
+        if let Some(due) = step.get("due") {
+            assert_eq!(entry.is_due(now), due.as_bool().unwrap(), "{at}: due");
+        }
+        if let Some(next) = step.get("next_try_s") {
+            assert_eq!(entry.due_at(), ms(next), "{at}: next_try");
+        }
+        if let Some(v) = step.get("validators") {
+            let v = v.as_object().unwrap();
+            let got = entry.validators();
+            let text = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
+            assert_eq!(text(got.etag).as_deref(), v["etag"].as_str(), "{at}: etag");
+            assert_eq!(
+                text(got.last_modified).as_deref(),
+                v["last_modified"].as_str(),
+                "{at}: last_modified"
+            );
+        }
+        let answer = entry.answer(now, &policy);
+        if let Some(access) = step.get("access") {
+            let name = match answer {
+                Answer::Rules(_) => "rules",
+                Answer::AllowAll => "allow_all",
+                Answer::DisallowAll => "disallow_all",
+            };
+            assert_eq!(name, access.as_str().unwrap(), "{at}: access");
+        }
+        if let Some(checks) = step.get("checks") {
+            let token = step
+                .get("token")
+                .and_then(Value::as_str)
+                .unwrap_or("ExampleBot");
+            for check in checks.as_array().unwrap() {
+                let check = check.as_object().unwrap();
+                check_fields(check, &["url", "allowed"], &at);
+                let url = check["url"].as_str().unwrap();
+                let allowed = match answer {
+                    Answer::Rules(robots) => robots.rules_for(token).unwrap().can_fetch(url),
+                    Answer::AllowAll => true,
+                    Answer::DisallowAll => false,
+                };
+                assert_eq!(allowed, check["allowed"].as_bool().unwrap(), "{at}: {url}");
+            }
+        }
+    }
+    if let Some(want) = case.get("fetches") {
+        assert_eq!(fetches, want.as_u64().unwrap(), "{at}: fetch steps");
+    }
+}
+
+#[test]
+fn every_vector() {
+    let files = vector_files();
+    assert!(
+        files.len() >= 9,
+        "expected the vector files, found {files:?}"
+    );
+    let mut total = 0;
+    for file in files {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+        let doc = doc.as_object().unwrap();
+        check_fields(doc, &["spec", "cases", "note"], &name);
+        let mut seen = std::collections::HashSet::new();
+        for case in doc["cases"].as_array().unwrap() {
+            let case = case.as_object().unwrap();
+            let at = format!("{name}: {}", case["name"].as_str().unwrap());
+            assert!(
+                seen.insert(case["name"].as_str().unwrap().to_owned()),
+                "{at}: duplicate"
+            );
+            match name.as_str() {
+                "access.json" => run_access_case(case, &at),
+                "freshness.json" => run_timeline(case, &at),
+                _ => {
+                    run_parse_case(case, &at);
+                }
+            }
+            total += 1;
+        }
+    }
+    assert!(total >= 300, "only {total} vector cases");
+    println!("{total} vector cases");
+}
