@@ -1,0 +1,264 @@
+//! `Entry`: one origin's cached copy of robots.txt and its clock (RFC 9309
+//! §2.4; SPEC §7). Times are epoch milliseconds, as `Date.now()` gives.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use napi::bindgen_prelude::Unknown;
+use napi::{Env, Result};
+use napi_derive::napi;
+
+use crate::access::{read_optional, Access, AccessPolicy, FetchOutcome};
+use crate::js::Js;
+use crate::robots::{ParseOptions, Profile, Robots};
+
+/// What to do once a file has been unreachable for `unreachableLimitMs`.
+#[napi(string_enum = "lowercase")]
+#[derive(Clone, Copy)]
+pub enum AfterLimit {
+    /// Keep answering with the old copy (or disallow everything, with none).
+    Keep,
+    /// Treat the file as unavailable: allow everything.
+    Allow,
+}
+
+/// How long copies live, how failures are retried, how statuses are read
+/// and bodies parsed. Every field is optional; times in milliseconds.
+#[napi(object, object_to_js = false)]
+#[allow(dead_code)] // Declares the options for index.d.ts; read field by field.
+pub struct FreshnessOptions {
+    /// How long a copy is fresh: 86,400,000 (24 h, RFC 9309 §2.4). A
+    /// shorter `maxAgeMs` on a fetch shortens it; nothing lengthens it.
+    pub fresh_for_ms: Option<f64>,
+    /// When to fetch again after a failure to retry later: 3,600,000 (1 h).
+    pub retry_ms: Option<f64>,
+    /// How long a file may stay unreachable before `afterLimit` applies:
+    /// 2,592,000,000 (30 days).
+    pub unreachable_limit_ms: Option<f64>,
+    /// `'keep'` (default) or `'allow'`.
+    pub after_limit: Option<AfterLimit>,
+    /// `'careful'` (default) or `'strict'`, as in `classifyFetch`.
+    pub policy: Option<AccessPolicy>,
+    /// As in `ParseOptions`.
+    pub profile: Option<Profile>,
+    /// As in `ParseOptions`.
+    pub parse_limit: Option<u32>,
+    /// As in `ParseOptions`.
+    pub typos: Option<bool>,
+}
+
+impl FreshnessOptions {
+    fn read(env: &Env, value: Option<&Unknown<'_>>) -> Result<robotstxt::FreshnessPolicy> {
+        let mut keys = ParseOptions::KEYS.to_vec();
+        keys.extend([
+            "freshForMs",
+            "retryMs",
+            "unreachableLimitMs",
+            "afterLimit",
+            "policy",
+        ]);
+        let object = match value {
+            Some(v) => Js::new(env, v).options("options", &keys)?,
+            None => None,
+        };
+        let mut policy = robotstxt::FreshnessPolicy {
+            parse: ParseOptions::read(object)?.to_core(env)?,
+            ..Default::default()
+        };
+        let Some(object) = object else {
+            return Ok(policy);
+        };
+        let ms = |name: &str| read_optional(object, name, |v| v.millis(&format!("options.{name}")));
+        if let Some(ms) = ms("freshForMs")? {
+            policy.fresh_for_ms = ms;
+        }
+        if let Some(ms) = ms("retryMs")? {
+            policy.retry_ms = ms;
+        }
+        if let Some(ms) = ms("unreachableLimitMs")? {
+            policy.unreachable_limit_ms = ms;
+        }
+        let names = &[
+            ("keep", robotstxt::AfterLimit::KeepCopy),
+            ("allow", robotstxt::AfterLimit::AllowAll),
+        ];
+        if let Some(after) = read_optional(object, "afterLimit", |v| {
+            v.one_of("options.afterLimit", names)
+        })? {
+            policy.after_limit = after;
+        }
+        if let Some(access) = read_optional(object, "policy", |v| {
+            AccessPolicy::read(v, "options.policy")
+        })? {
+            policy.access = access;
+        }
+        Ok(policy)
+    }
+}
+
+/// What answers questions now.
+#[napi(string_enum = "kebab-case")]
+pub enum AnswerKind {
+    /// Follow the parsed copy in `robots`.
+    Rules,
+    /// Crawl everything.
+    AllowAll,
+    /// Crawl nothing.
+    DisallowAll,
+}
+
+/// What answers at a given time: a parsed copy, or a blanket answer.
+#[napi(object, object_from_js = false, use_nullable = true)]
+pub struct Answer {
+    /// `'rules'`, `'allow-all'` or `'disallow-all'`.
+    pub kind: AnswerKind,
+    /// The copy to follow when `kind` is `'rules'`, else `null`.
+    pub robots: Option<Robots>,
+}
+
+/// The validators of the current copy, for a conditional request.
+#[napi(object, object_from_js = false, use_nullable = true)]
+pub struct Validators {
+    /// For `If-None-Match`, or `null`.
+    pub etag: Option<String>,
+    /// For `If-Modified-Since`, or `null`.
+    pub last_modified: Option<String>,
+}
+
+/// One origin's copy of robots.txt and its clock: fresh until when, when to
+/// fetch again, and the run of failures (SPEC §7). The library does no I/O:
+/// ask `isDue`, fetch, `record` the outcome, then ask `answer`.
+///
+/// Every `now` is epoch milliseconds and defaults to `Date.now()`.
+///
+/// ```js
+/// const entry = new Entry()
+/// if (entry.isDue()) {
+///   const res = await fetch('https://example.com/robots.txt')
+///   entry.record({ status: res.status, body: Buffer.from(await res.arrayBuffer()) })
+/// }
+/// const { kind, robots } = entry.answer()
+/// ```
+#[napi]
+pub struct Entry {
+    inner: robotstxt::Entry,
+    policy: robotstxt::FreshnessPolicy,
+}
+
+fn now(env: &Env, value: Option<&Unknown<'_>>) -> Result<u64> {
+    match value {
+        Some(v) => Js::new(env, v).millis("now"),
+        None => Ok(SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))),
+    }
+}
+
+fn millis(ms: u64) -> f64 {
+    ms as f64
+}
+
+fn lossy(bytes: Option<&[u8]>) -> Option<String> {
+    bytes.map(|b| String::from_utf8_lossy(b).into_owned())
+}
+
+#[napi]
+impl Entry {
+    /// An entry with no copy: a fetch is due at once.
+    ///
+    /// @throws {TypeError} an option of the wrong type.
+    /// @throws {RangeError} an unknown option, or a value out of range.
+    #[napi(
+        constructor,
+        catch_unwind,
+        ts_args_type = "options?: FreshnessOptions | null"
+    )]
+    pub fn new(env: &Env, options: Option<Unknown>) -> Result<Entry> {
+        Ok(Entry {
+            inner: robotstxt::Entry::new(),
+            policy: FreshnessOptions::read(env, options.as_ref())?,
+        })
+    }
+
+    /// Whether a fetch is due at `now`.
+    #[napi(catch_unwind, ts_args_type = "now?: number")]
+    pub fn is_due(&self, env: &Env, now_ms: Option<Unknown>) -> Result<bool> {
+        Ok(self.inner.is_due(now(env, now_ms.as_ref())?))
+    }
+
+    /// When the next fetch is due (epoch ms).
+    #[napi(getter, catch_unwind)]
+    pub fn due_at(&self) -> f64 {
+        millis(self.inner.due_at())
+    }
+
+    /// When the current copy was last fetched or revalidated (epoch ms), or
+    /// `null`.
+    #[napi(getter, catch_unwind)]
+    pub fn fetched_at(&self) -> Option<f64> {
+        self.inner.fetched_at().map(millis)
+    }
+
+    /// How many fetches in a row have failed.
+    #[napi(getter, catch_unwind)]
+    pub fn failures(&self) -> u32 {
+        self.inner.failures()
+    }
+
+    /// Whether a copy (rules or allow-all) is held.
+    #[napi(getter, catch_unwind)]
+    pub fn has_copy(&self) -> bool {
+        self.inner.has_copy()
+    }
+
+    /// The validators of the current copy, for a conditional request
+    /// (`If-None-Match`, `If-Modified-Since`).
+    #[napi(getter, catch_unwind)]
+    pub fn validators(&self) -> Validators {
+        let v = self.inner.validators();
+        Validators {
+            etag: lossy(v.etag),
+            last_modified: lossy(v.last_modified),
+        }
+    }
+
+    /// What answers at `now`: the copy (kept while the file is
+    /// unreachable), or disallow-all with none; past the unreachable limit,
+    /// as `afterLimit` says.
+    #[napi(catch_unwind, ts_args_type = "now?: number")]
+    pub fn answer(&self, env: &Env, now_ms: Option<Unknown>) -> Result<Answer> {
+        Ok(
+            match self.inner.answer(now(env, now_ms.as_ref())?, &self.policy) {
+                robotstxt::Answer::Rules(robots) => Answer {
+                    kind: AnswerKind::Rules,
+                    robots: Some(Robots::wrap(env, robots.clone())),
+                },
+                robotstxt::Answer::AllowAll => Answer {
+                    kind: AnswerKind::AllowAll,
+                    robots: None,
+                },
+                robotstxt::Answer::DisallowAll => Answer {
+                    kind: AnswerKind::DisallowAll,
+                    robots: None,
+                },
+            },
+        )
+    }
+
+    /// Records the outcome of a fetch made at `now` and returns what it
+    /// meant.
+    ///
+    /// @throws {TypeError} an argument of the wrong type.
+    /// @throws {RangeError} an unknown field, or a value out of range.
+    #[napi(catch_unwind, ts_args_type = "outcome: FetchOutcome, now?: number")]
+    pub fn record(
+        &mut self,
+        env: &Env,
+        outcome: Unknown,
+        now_ms: Option<Unknown>,
+    ) -> Result<Access> {
+        let outcome = FetchOutcome::read(env, &outcome)?;
+        let now = now(env, now_ms.as_ref())?;
+        let disposition = self.inner.record(now, &outcome.to_core(), &self.policy);
+        Ok(Access::from_core(disposition))
+    }
+}

@@ -1,0 +1,436 @@
+//! The conversions every export shares: bytes from a string or a
+//! `Uint8Array`, arrays, option objects, numbers, and the errors the API
+//! throws. All of the crate's `unsafe` is here, each block a single N-API
+//! call on values that napi-rs handed to the export.
+
+use std::mem::MaybeUninit;
+use std::ptr;
+
+use napi::bindgen_prelude::{ToNapiValue, Unknown};
+use napi::{sys, Env, Error, JsValue, Result, Status};
+
+/// Node's code for an argument of the wrong type (`TypeError`).
+pub const ERR_INVALID_ARG_TYPE: &str = "ERR_INVALID_ARG_TYPE";
+/// Node's code for a number out of its range (`RangeError`).
+pub const ERR_OUT_OF_RANGE: &str = "ERR_OUT_OF_RANGE";
+/// `RangeError` code: not a product token (RFC profile).
+pub const ERR_INVALID_TOKEN: &str = "ERR_ROBOTSTXT_INVALID_TOKEN";
+/// `RangeError` code: a selection by several tokens was given none.
+pub const ERR_NO_TOKENS: &str = "ERR_ROBOTSTXT_NO_TOKENS";
+/// `RangeError` code: a parse limit out of range.
+pub const ERR_PARSE_LIMIT: &str = "ERR_ROBOTSTXT_PARSE_LIMIT";
+/// `RangeError` code: an unknown option or an option value out of its set.
+pub const ERR_INVALID_OPTION: &str = "ERR_ROBOTSTXT_INVALID_OPTION";
+
+/// Throws a `TypeError` with `code` and returns the error that tells napi-rs
+/// an exception is already pending.
+pub fn type_error(env: &Env, message: &str) -> Error {
+    let _ = env.throw_type_error(message, Some(ERR_INVALID_ARG_TYPE));
+    Error::from_status(Status::PendingException)
+}
+
+/// Throws a `RangeError` with `code`; see [`type_error`].
+pub fn range_error(env: &Env, code: &str, message: &str) -> Error {
+    let _ = env.throw_range_error(message, Some(code));
+    Error::from_status(Status::PendingException)
+}
+
+/// Throws the core's error as a `RangeError` carrying its message.
+pub fn core_error(env: &Env, err: &robotstxt::Error) -> Error {
+    let code = match err {
+        robotstxt::Error::InvalidToken { .. } => ERR_INVALID_TOKEN,
+        robotstxt::Error::NoTokens => ERR_NO_TOKENS,
+        robotstxt::Error::ParseLimit { .. } => ERR_PARSE_LIMIT,
+        _ => ERR_INVALID_OPTION,
+    };
+    range_error(env, code, &err.to_string())
+}
+
+/// Converts a napi status into a `Result` (a failing call means a broken
+/// environment, not a caller mistake).
+fn check(status: sys::napi_status) -> Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(Error::new(Status::from(status), "N-API call failed"))
+    }
+}
+
+/// URLs of up to this many UTF-16 units are converted on the stack.
+const STACK_UNITS: usize = 1024;
+const STACK_BYTES: usize = STACK_UNITS * 3 + 1;
+
+/// One JavaScript value handed to an export.
+#[derive(Clone, Copy)]
+pub struct Js<'e> {
+    pub env: &'e Env,
+    pub raw: sys::napi_value,
+}
+
+impl<'e> Js<'e> {
+    pub fn new(env: &'e Env, value: &Unknown<'_>) -> Self {
+        Js {
+            env,
+            raw: value.raw(),
+        }
+    }
+
+    pub fn from_raw(env: &'e Env, raw: sys::napi_value) -> Self {
+        Js { env, raw }
+    }
+
+    /// `typeof value`, as napi numbers it.
+    fn type_of(self) -> Result<sys::napi_valuetype> {
+        let mut kind = 0;
+        // SAFETY: `raw` is a live value of this call's scope.
+        check(unsafe { sys::napi_typeof(self.env.raw(), self.raw, &mut kind) })?;
+        Ok(kind)
+    }
+
+    pub fn is_nullish(self) -> Result<bool> {
+        let kind = self.type_of()?;
+        Ok(kind == sys::ValueType::napi_undefined || kind == sys::ValueType::napi_null)
+    }
+
+    pub fn is_undefined(self) -> Result<bool> {
+        Ok(self.type_of()? == sys::ValueType::napi_undefined)
+    }
+
+    fn is_array(self) -> Result<bool> {
+        let mut yes = false;
+        // SAFETY: as in `type_of`.
+        check(unsafe { sys::napi_is_array(self.env.raw(), self.raw, &mut yes) })?;
+        Ok(yes)
+    }
+
+    /// The bytes of a `Uint8Array` (a `Buffer` is one), or `None`.
+    fn uint8_array(&self) -> Result<Option<&'e [u8]>> {
+        let env = self.env.raw();
+        let mut yes = false;
+        // SAFETY: as in `type_of`.
+        check(unsafe { sys::napi_is_typedarray(env, self.raw, &mut yes) })?;
+        if !yes {
+            return Ok(None);
+        }
+        let (mut kind, mut len, mut data) = (0, 0, ptr::null_mut());
+        // SAFETY: `raw` is a typed array; null out-pointers are allowed for
+        // the array buffer and offset.
+        check(unsafe {
+            sys::napi_get_typedarray_info(
+                env,
+                self.raw,
+                &mut kind,
+                &mut len,
+                &mut data,
+                ptr::null_mut(),
+                ptr::null_mut(),
+            )
+        })?;
+        if kind != sys::TypedarrayType::uint8_array {
+            return Ok(None);
+        }
+        if len == 0 || data.is_null() {
+            return Ok(Some(&[]));
+        }
+        // SAFETY: N-API returns the view's data (offset applied) and length;
+        // the memory stays valid while the value is alive, which is the
+        // whole call, and no JavaScript runs while the slice is used.
+        Ok(Some(unsafe {
+            std::slice::from_raw_parts(data.cast(), len)
+        }))
+    }
+
+    /// What `typeof` would say, for error messages (`null` and arrays apart).
+    pub fn describe(self) -> String {
+        let kind = self.type_of().unwrap_or(-1);
+        let name = match kind {
+            sys::ValueType::napi_undefined => "undefined",
+            sys::ValueType::napi_null => "null",
+            sys::ValueType::napi_boolean => "a boolean",
+            sys::ValueType::napi_number => "a number",
+            sys::ValueType::napi_string => "a string",
+            sys::ValueType::napi_symbol => "a symbol",
+            sys::ValueType::napi_function => "a function",
+            sys::ValueType::napi_object if self.is_array().unwrap_or(false) => "an array",
+            sys::ValueType::napi_object => "an object",
+            _ => "a value of another type",
+        };
+        name.to_owned()
+    }
+
+    /// Calls `f` with the bytes of a string (UTF-8) or a `Uint8Array`/`Buffer`
+    /// (as they are). Anything else throws a `TypeError` naming `what`.
+    /// Short strings are converted on the stack: no allocation.
+    pub fn with_bytes<R>(self, what: &str, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        if self.type_of()? == sys::ValueType::napi_string {
+            return self.with_string_bytes(f);
+        }
+        match self.uint8_array()? {
+            Some(bytes) => Ok(f(bytes)),
+            None => Err(type_error(
+                self.env,
+                &format!(
+                    "{what} must be a string, a Buffer or a Uint8Array, not {}",
+                    self.describe()
+                ),
+            )),
+        }
+    }
+
+    fn with_string_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let env = self.env.raw();
+        let mut units = 0;
+        // SAFETY: `raw` is a string; a null buffer asks for its length only.
+        check(unsafe {
+            sys::napi_get_value_string_utf16(env, self.raw, ptr::null_mut(), 0, &mut units)
+        })?;
+        // Each UTF-16 unit is at most 3 bytes of UTF-8 (lone surrogates
+        // become U+FFFD), plus the NUL that N-API writes.
+        if units < STACK_UNITS {
+            let mut buf = [MaybeUninit::<u8>::uninit(); STACK_BYTES];
+            let mut len = 0;
+            // SAFETY: `buf` is writable for `STACK_BYTES` bytes, enough for
+            // the whole string and its NUL.
+            check(unsafe {
+                sys::napi_get_value_string_utf8(
+                    env,
+                    self.raw,
+                    buf.as_mut_ptr().cast(),
+                    STACK_BYTES,
+                    &mut len,
+                )
+            })?;
+            // SAFETY: N-API initialised the first `len` bytes.
+            let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), len) };
+            return Ok(f(bytes));
+        }
+        let owned = self.string_bytes()?;
+        Ok(f(&owned))
+    }
+
+    /// The UTF-8 bytes of a string value, on the heap.
+    fn string_bytes(self) -> Result<Vec<u8>> {
+        let env = self.env.raw();
+        let mut len = 0;
+        // SAFETY: `raw` is a string; a null buffer asks for its length only.
+        check(unsafe {
+            sys::napi_get_value_string_utf8(env, self.raw, ptr::null_mut(), 0, &mut len)
+        })?;
+        let mut buf = vec![0u8; len + 1];
+        let mut written = 0;
+        // SAFETY: `buf` is writable for `len + 1` bytes.
+        check(unsafe {
+            sys::napi_get_value_string_utf8(
+                env,
+                self.raw,
+                buf.as_mut_ptr().cast(),
+                len + 1,
+                &mut written,
+            )
+        })?;
+        buf.truncate(written);
+        Ok(buf)
+    }
+
+    /// A string value; anything else throws a `TypeError` naming `what`.
+    pub fn string(self, what: &str) -> Result<String> {
+        if self.type_of()? != sys::ValueType::napi_string {
+            return Err(self.wrong_type(what, "a string"));
+        }
+        let bytes = self.string_bytes()?;
+        // N-API writes UTF-8, replacing lone surrogates.
+        Ok(String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+    }
+
+    /// A boolean value; anything else throws a `TypeError`.
+    pub fn bool(self, what: &str) -> Result<bool> {
+        if self.type_of()? != sys::ValueType::napi_boolean {
+            return Err(self.wrong_type(what, "a boolean"));
+        }
+        let mut value = false;
+        // SAFETY: `raw` is a boolean.
+        check(unsafe { sys::napi_get_value_bool(self.env.raw(), self.raw, &mut value) })?;
+        Ok(value)
+    }
+
+    /// A number value; anything else throws a `TypeError`.
+    pub fn number(self, what: &str) -> Result<f64> {
+        if self.type_of()? != sys::ValueType::napi_number {
+            return Err(self.wrong_type(what, "a number"));
+        }
+        let mut value = 0.0;
+        // SAFETY: `raw` is a number.
+        check(unsafe { sys::napi_get_value_double(self.env.raw(), self.raw, &mut value) })?;
+        Ok(value)
+    }
+
+    /// A whole number in `min..=max`: a `TypeError` for a non-number, a
+    /// `RangeError` (`ERR_OUT_OF_RANGE`) for anything else outside.
+    pub fn integer(self, what: &str, min: u64, max: u64) -> Result<u64> {
+        let value = self.number(what)?;
+        if value.fract() == 0.0 && value >= min as f64 && value <= max as f64 {
+            Ok(value as u64)
+        } else {
+            Err(range_error(
+                self.env,
+                ERR_OUT_OF_RANGE,
+                &format!("{what} must be a whole number from {min} to {max}, not {value}"),
+            ))
+        }
+    }
+
+    /// A time or a duration in milliseconds: a finite number ≥ 0, rounded
+    /// down to a whole millisecond.
+    pub fn millis(self, what: &str) -> Result<u64> {
+        let value = self.number(what)?;
+        if value.is_finite() && value >= 0.0 {
+            Ok(value.floor().min(u64::MAX as f64) as u64)
+        } else {
+            Err(range_error(
+                self.env,
+                ERR_OUT_OF_RANGE,
+                &format!("{what} must be a finite number of milliseconds ≥ 0, not {value}"),
+            ))
+        }
+    }
+
+    /// One of `names`, as a string; a `RangeError` (`ERR_ROBOTSTXT_INVALID_OPTION`)
+    /// for any other string.
+    pub fn one_of<T: Copy>(self, what: &str, names: &[(&str, T)]) -> Result<T> {
+        let text = self.string(what)?;
+        if let Some((_, value)) = names.iter().find(|(name, _)| *name == text) {
+            return Ok(*value);
+        }
+        let expected: Vec<String> = names.iter().map(|(n, _)| format!("{n:?}")).collect();
+        Err(range_error(
+            self.env,
+            ERR_INVALID_OPTION,
+            &format!(
+                "{what} must be one of {}, not {text:?}",
+                expected.join(", ")
+            ),
+        ))
+    }
+
+    pub fn wrong_type(self, what: &str, expected: &str) -> Error {
+        type_error(
+            self.env,
+            &format!("{what} must be {expected}, not {}", self.describe()),
+        )
+    }
+
+    /// The length of an array; anything else throws a `TypeError`.
+    pub fn array_len(self, what: &str) -> Result<u32> {
+        if !self.is_array()? {
+            return Err(self.wrong_type(what, "an array"));
+        }
+        let mut len = 0;
+        // SAFETY: `raw` is an array.
+        check(unsafe { sys::napi_get_array_length(self.env.raw(), self.raw, &mut len) })?;
+        Ok(len)
+    }
+
+    /// `array[index]`.
+    pub fn element(self, index: u32) -> Result<Js<'e>> {
+        let mut value = ptr::null_mut();
+        // SAFETY: `raw` is an object; a missing index reads `undefined`.
+        check(unsafe { sys::napi_get_element(self.env.raw(), self.raw, index, &mut value) })?;
+        Ok(Js::from_raw(self.env, value))
+    }
+
+    /// An options object: `undefined`/`null` read as `{}`; other
+    /// non-objects throw a `TypeError`; an own key not in `known` throws a
+    /// `RangeError`, so a misspelt option cannot pass unnoticed.
+    pub fn options(self, what: &str, known: &[&str]) -> Result<Option<Object<'e>>> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        if self.type_of()? != sys::ValueType::napi_object || self.is_array()? {
+            return Err(self.wrong_type(what, "an object"));
+        }
+        let object = Object(self);
+        object.check_keys(what, known)?;
+        Ok(Some(object))
+    }
+}
+
+/// A plain object whose properties are read by name.
+#[derive(Clone, Copy)]
+pub struct Object<'e>(Js<'e>);
+
+impl<'e> Object<'e> {
+    /// The property `name`, or `None` when it is `undefined`.
+    pub fn get(self, name: &str) -> Result<Option<Js<'e>>> {
+        let key =
+            std::ffi::CString::new(name).map_err(|_| Error::from_status(Status::InvalidArg))?;
+        let mut value = ptr::null_mut();
+        // SAFETY: `raw` is an object and `key` a NUL-terminated name; a
+        // getter may run JavaScript, which cannot invalidate `raw`.
+        check(unsafe {
+            sys::napi_get_named_property(self.0.env.raw(), self.0.raw, key.as_ptr(), &mut value)
+        })?;
+        let value = Js::from_raw(self.0.env, value);
+        Ok(if value.is_undefined()? {
+            None
+        } else {
+            Some(value)
+        })
+    }
+
+    fn check_keys(self, what: &str, known: &[&str]) -> Result<()> {
+        let mut names = ptr::null_mut();
+        // SAFETY: `raw` is an object.
+        check(unsafe { sys::napi_get_property_names(self.0.env.raw(), self.0.raw, &mut names) })?;
+        let names = Js::from_raw(self.0.env, names);
+        for i in 0..names.array_len("property names")? {
+            // Keys come back as strings (numbers converted).
+            let name = names.element(i)?.string("an option name")?;
+            if !known.contains(&name.as_str()) {
+                return Err(range_error(
+                    self.0.env,
+                    ERR_INVALID_OPTION,
+                    &format!(
+                        "unknown option {name:?} in {what}: the options are {}",
+                        known.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Builds a JavaScript array from raw values.
+pub struct ArrayBuilder<'e> {
+    env: &'e Env,
+    raw: sys::napi_value,
+    len: u32,
+}
+
+impl<'e> ArrayBuilder<'e> {
+    pub fn new(env: &'e Env) -> Result<Self> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: creates a new array in the current scope.
+        check(unsafe { sys::napi_create_array(env.raw(), &mut raw) })?;
+        Ok(ArrayBuilder { env, raw, len: 0 })
+    }
+
+    pub fn push_raw(&mut self, value: sys::napi_value) -> Result<()> {
+        // SAFETY: `raw` is the array created above, `value` a live value.
+        check(unsafe { sys::napi_set_element(self.env.raw(), self.raw, self.len, value) })?;
+        self.len += 1;
+        Ok(())
+    }
+
+    pub fn push<T: ToNapiValue>(&mut self, value: T) -> Result<()> {
+        // SAFETY: converts a Rust value into a new value of this scope.
+        let raw = unsafe { T::to_napi_value(self.env.raw(), value) }?;
+        self.push_raw(raw)
+    }
+
+    pub fn finish(self) -> Unknown<'e> {
+        // SAFETY: `raw` is the array created above, alive in this scope.
+        unsafe { Unknown::from_raw_unchecked(self.env.raw(), self.raw) }
+    }
+}

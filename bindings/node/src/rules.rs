@@ -1,0 +1,187 @@
+//! `Rules`: the compiled matcher for one crawler, one URL at a time or a
+//! batch per call.
+
+use napi::bindgen_prelude::{ObjectFinalize, Unknown};
+use napi::{Env, Result};
+use napi_derive::napi;
+
+use crate::js::{ArrayBuilder, Js};
+use crate::robots::Profile;
+
+/// Whether the deciding rule allowed or disallowed, or `'none'` when no rule
+/// matched (or the RFC `/robots.txt` exemption applied).
+#[napi(string_enum = "lowercase")]
+pub enum DecisionKind {
+    /// An `allow` rule decided.
+    Allow,
+    /// A `disallow` rule decided.
+    Disallow,
+    /// No rule matched: allowed.
+    None,
+}
+
+/// The answer for one URL and the rule that gave it.
+#[napi(object, object_from_js = false)]
+pub struct Decision {
+    /// May the crawler fetch the URL.
+    pub allowed: bool,
+    /// The deciding rule's 1-based line, or 0 when no rule matched.
+    pub line: u32,
+    /// The deciding rule's kind.
+    pub kind: DecisionKind,
+    /// The deciding pattern as compared (percent-normalised for the
+    /// profile; `/dir/$` for Google's `index.html` rule), or `''`.
+    pub pattern: String,
+}
+
+impl Decision {
+    fn from_core(d: robotstxt::Decision<'_>) -> Decision {
+        Decision {
+            allowed: d.allowed,
+            line: d.line,
+            kind: match d.kind {
+                robotstxt::DecisionKind::Allow => DecisionKind::Allow,
+                robotstxt::DecisionKind::Disallow => DecisionKind::Disallow,
+                robotstxt::DecisionKind::NoMatch => DecisionKind::None,
+            },
+            pattern: d.pattern.to_owned(),
+        }
+    }
+}
+
+/// `request-rate: n/m`: `requests` requests per `seconds` seconds.
+#[napi(object, object_from_js = false)]
+pub struct RequestRate {
+    /// Requests allowed per window, ≥ 1.
+    pub requests: u32,
+    /// The window in seconds, ≥ 1.
+    pub seconds: u32,
+    /// The gap between two requests the rate asks for, in seconds
+    /// (`seconds / requests`).
+    pub interval: f64,
+}
+
+/// The rules that apply to one crawler, from `robots.rulesFor(token)` and
+/// its siblings. Independent of the `Robots` it came from: either may be
+/// dropped first.
+///
+/// A URL may be absolute (`https://host/a?b#c`), scheme-relative or a path;
+/// only its path, params and query are matched. A string is matched as its
+/// UTF-8 bytes, a `Buffer`/`Uint8Array` as it is.
+#[napi(custom_finalize)]
+pub struct Rules {
+    inner: robotstxt::Rules,
+    external: i64,
+}
+
+impl Rules {
+    pub(crate) fn wrap(env: &Env, inner: robotstxt::Rules) -> Rules {
+        // An estimate: the object and its order of rules.
+        let external = i64::try_from(128 + inner.len() * 4).unwrap_or(i64::MAX);
+        let _ = env.adjust_external_memory(external);
+        Rules { inner, external }
+    }
+}
+
+impl ObjectFinalize for Rules {
+    fn finalize(self, env: Env) -> Result<()> {
+        env.adjust_external_memory(-self.external)?;
+        Ok(())
+    }
+}
+
+#[napi]
+impl Rules {
+    /// May the crawler fetch `url`? Longest match wins; allow wins ties;
+    /// no matching rule: allowed.
+    ///
+    /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
+    #[napi(catch_unwind, ts_args_type = "url: string | Uint8Array")]
+    pub fn is_allowed(&self, env: &Env, url: Unknown) -> Result<bool> {
+        Js::new(env, &url).with_bytes("url", |u| self.inner.can_fetch(u))
+    }
+
+    /// The answer for `url` and the line that decided it.
+    ///
+    /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
+    #[napi(catch_unwind, ts_args_type = "url: string | Uint8Array")]
+    pub fn decide(&self, env: &Env, url: Unknown) -> Result<Decision> {
+        Js::new(env, &url).with_bytes("url", |u| Decision::from_core(self.inner.decide(u)))
+    }
+
+    /// The URLs of `urls` that the crawler may fetch, in order, as the same
+    /// values. One call into native code for the whole batch.
+    ///
+    /// @throws {TypeError} `urls` is not an array of strings or
+    ///   `Uint8Array`s.
+    #[napi(
+        catch_unwind,
+        ts_generic_types = "T extends string | Uint8Array",
+        ts_args_type = "urls: ReadonlyArray<T>",
+        ts_return_type = "T[]"
+    )]
+    pub fn filter_allowed<'e>(&self, env: &'e Env, urls: Unknown) -> Result<Unknown<'e>> {
+        let urls = Js::new(env, &urls);
+        let mut out = ArrayBuilder::new(env)?;
+        for i in 0..urls.array_len("urls")? {
+            let url = urls.element(i)?;
+            if url.with_bytes(&format!("urls[{i}]"), |u| self.inner.can_fetch(u))? {
+                out.push_raw(url.raw)?;
+            }
+        }
+        Ok(out.finish())
+    }
+
+    /// `decide` for each of `urls`, in order. One call into native code
+    /// for the whole batch.
+    ///
+    /// @throws {TypeError} `urls` is not an array of strings or
+    ///   `Uint8Array`s.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "urls: ReadonlyArray<string | Uint8Array>",
+        ts_return_type = "Decision[]"
+    )]
+    pub fn decide_many<'e>(&self, env: &'e Env, urls: Unknown) -> Result<Unknown<'e>> {
+        let urls = Js::new(env, &urls);
+        let mut out = ArrayBuilder::new(env)?;
+        for i in 0..urls.array_len("urls")? {
+            let decision = urls.element(i)?.with_bytes(&format!("urls[{i}]"), |u| {
+                Decision::from_core(self.inner.decide(u))
+            })?;
+            out.push(decision)?;
+        }
+        Ok(out.finish())
+    }
+
+    /// The crawl delay in seconds: the largest valid `crawl-delay` of the
+    /// selected groups, or `null` when they set none (your own floor
+    /// applies).
+    #[napi(getter, catch_unwind)]
+    pub fn crawl_delay(&self) -> Option<f64> {
+        self.inner.crawl_delay().map(|d| d.as_secs_f64())
+    }
+
+    /// The slowest valid `request-rate` of the selected groups, or `null`.
+    #[napi(getter, catch_unwind)]
+    pub fn request_rate(&self) -> Option<RequestRate> {
+        self.inner.request_rate().map(|r| RequestRate {
+            requests: r.requests,
+            seconds: r.seconds,
+            interval: r.interval().as_secs_f64(),
+        })
+    }
+
+    /// The profile of the file these rules came from.
+    #[napi(getter, catch_unwind)]
+    pub fn profile(&self) -> Profile {
+        Profile::from_core(self.inner.profile())
+    }
+
+    /// How many rules apply (over all tokens in strictest-of mode); 0 means
+    /// everything is allowed.
+    #[napi(getter, catch_unwind)]
+    pub fn rule_count(&self) -> u32 {
+        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
+    }
+}
