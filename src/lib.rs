@@ -41,6 +41,8 @@ pub mod access;
 mod agent;
 mod diagnostics;
 mod error;
+#[allow(unsafe_code)]
+mod ffi;
 mod freshness;
 mod lex;
 mod options;

@@ -187,6 +187,12 @@ impl Robots {
         self.inner.sitemaps.iter().map(|s| self.inner.bytes(*s))
     }
 
+    /// The `index`-th `sitemap` value (from 0), as written; O(1).
+    pub fn sitemap(&self, index: usize) -> Option<&[u8]> {
+        let span = self.inner.sitemaps.get(index)?;
+        Some(self.inner.bytes(*span))
+    }
+
     /// The first `host` value (Yandex extension), as written.
     pub fn host(&self) -> Option<&[u8]> {
         self.inner.host.map(|s| self.inner.bytes(s))

@@ -1,0 +1,209 @@
+//! `robotstxt_rules`: the compiled matcher for one crawler; can_fetch,
+//! decide, crawl delay and request rate.
+
+use std::ffi::{c_char, CStr};
+
+use super::status::robotstxt_status;
+use super::{bytes, free_handle, guard, guard_value, handle, robotstxt_str, Out};
+use crate::{DecisionKind, Rules};
+
+/// The rules that apply to one crawler. Immutable: any number of threads
+/// may use one handle at the same time. Independent of the
+/// `robotstxt_robots` it came from (freeing that first is fine). Free it
+/// with `robotstxt_rules_free`.
+pub struct robotstxt_rules {
+    pub(super) rules: Rules,
+}
+
+/// Which kind of rule decided, or that none matched.
+pub type robotstxt_decision_kind = u32;
+
+/// No rule matched (or the RFC `/robots.txt` exemption applied): allowed.
+pub const ROBOTSTXT_DECISION_NONE: robotstxt_decision_kind = 0;
+/// An `allow` rule decided.
+pub const ROBOTSTXT_DECISION_ALLOW: robotstxt_decision_kind = 1;
+/// A `disallow` rule decided.
+pub const ROBOTSTXT_DECISION_DISALLOW: robotstxt_decision_kind = 2;
+
+/// The answer for one URL and the line that gave it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct robotstxt_decision {
+    /// May the crawler fetch the URL.
+    pub allowed: bool,
+    /// The deciding rule's 1-based line, or 0 when no rule matched.
+    pub line: u32,
+    /// A `ROBOTSTXT_DECISION_*` value.
+    pub kind: robotstxt_decision_kind,
+    /// The deciding pattern as compared (percent-normalised for the
+    /// profile; `/dir/$` for Google's index.html rule), or `(NULL, 0)`.
+    /// Borrows from the rules handle: valid until it is freed.
+    pub pattern: robotstxt_str,
+}
+
+/// Frees a handle from `robotstxt_robots_rules_for*`. NULL does nothing.
+///
+/// # Safety
+/// `rules` must be NULL or a live handle, not used again after this.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_free(rules: *mut robotstxt_rules) {
+    // SAFETY: forwarded to the caller.
+    unsafe { free_handle("robotstxt_rules_free", rules) }
+}
+
+/// Writes to `*allowed_out` whether the crawler may fetch the `url_len`
+/// bytes at `url`: absolute (`https://host/a?b`), scheme-relative or a
+/// path. Only path, params and query are matched. Allocates nothing.
+///
+/// # Safety
+/// `rules` must be a live handle; `url` readable for `url_len` bytes (or
+/// NULL when 0); `allowed_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_can_fetch(
+    rules: *const robotstxt_rules,
+    url: *const u8,
+    url_len: usize,
+    allowed_out: *mut bool,
+) -> robotstxt_status {
+    guard("robotstxt_rules_can_fetch", || {
+        // SAFETY: per the contract above.
+        let (rules, url) = unsafe { (handle(rules, "rules")?, bytes(url, url_len, "url")?) };
+        let out = Out::new(allowed_out, "allowed_out")?;
+        let allowed = rules.rules.can_fetch(url);
+        // SAFETY: writable per the contract.
+        unsafe { out.put(allowed) };
+        Ok(())
+    })
+}
+
+/// Writes the answer for `url` and the rule that decided it to
+/// `*decision_out` (see `robotstxt_rules_can_fetch` for `url`). The
+/// pattern borrows from `rules`.
+///
+/// # Safety
+/// As for `robotstxt_rules_can_fetch`; `decision_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_decide(
+    rules: *const robotstxt_rules,
+    url: *const u8,
+    url_len: usize,
+    decision_out: *mut robotstxt_decision,
+) -> robotstxt_status {
+    guard("robotstxt_rules_decide", || {
+        // SAFETY: per the contract above.
+        let (rules, url) = unsafe { (handle(rules, "rules")?, bytes(url, url_len, "url")?) };
+        let out = Out::new(decision_out, "decision_out")?;
+        let d = rules.rules.decide(url);
+        let decision = robotstxt_decision {
+            allowed: d.allowed,
+            line: d.line,
+            kind: match d.kind {
+                DecisionKind::NoMatch => ROBOTSTXT_DECISION_NONE,
+                DecisionKind::Allow => ROBOTSTXT_DECISION_ALLOW,
+                DecisionKind::Disallow => ROBOTSTXT_DECISION_DISALLOW,
+            },
+            pattern: match d.pattern {
+                "" => robotstxt_str::EMPTY,
+                p => robotstxt_str::borrow(p.as_bytes()),
+            },
+        };
+        // SAFETY: writable per the contract.
+        unsafe { out.put(decision) };
+        Ok(())
+    })
+}
+
+/// Writes the crawl delay in seconds to `*seconds_out` (such as 2.5) and
+/// whether the selected groups set one to `*has_value_out`: the largest
+/// valid `crawl-delay` among them. Without one, `*seconds_out` is 0 and
+/// your own floor applies.
+///
+/// # Safety
+/// `rules` must be a live handle; both outputs writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_crawl_delay(
+    rules: *const robotstxt_rules,
+    seconds_out: *mut f64,
+    has_value_out: *mut bool,
+) -> robotstxt_status {
+    guard("robotstxt_rules_crawl_delay", || {
+        // SAFETY: per the contract above.
+        let rules = unsafe { handle(rules, "rules")? };
+        let seconds = Out::new(seconds_out, "seconds_out")?;
+        let has_value = Out::new(has_value_out, "has_value_out")?;
+        let delay = rules.rules.crawl_delay();
+        // SAFETY: writable per the contract.
+        unsafe {
+            seconds.put(delay.map_or(0.0, |d| d.as_secs_f64()));
+            has_value.put(delay.is_some());
+        }
+        Ok(())
+    })
+}
+
+/// Writes the slowest valid `request-rate` of the selected groups:
+/// `*requests_out` requests per `*seconds_out` seconds (an interval of
+/// seconds / requests), and whether there is one to `*has_value_out`.
+/// Without one, both numbers are 0.
+///
+/// # Safety
+/// `rules` must be a live handle; the three outputs writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_request_rate(
+    rules: *const robotstxt_rules,
+    requests_out: *mut u32,
+    seconds_out: *mut u32,
+    has_value_out: *mut bool,
+) -> robotstxt_status {
+    guard("robotstxt_rules_request_rate", || {
+        // SAFETY: per the contract above.
+        let rules = unsafe { handle(rules, "rules")? };
+        let requests = Out::new(requests_out, "requests_out")?;
+        let seconds = Out::new(seconds_out, "seconds_out")?;
+        let has_value = Out::new(has_value_out, "has_value_out")?;
+        let rate = rules.rules.request_rate();
+        // SAFETY: writable per the contract.
+        unsafe {
+            requests.put(rate.map_or(0, |r| r.requests));
+            seconds.put(rate.map_or(0, |r| r.seconds));
+            has_value.put(rate.is_some());
+        }
+        Ok(())
+    })
+}
+
+/// The name of a `ROBOTSTXT_DECISION_*` kind: `"none"`, `"allow"` or
+/// `"disallow"`. A static, NUL-terminated string; NULL for an unknown value.
+#[unsafe(no_mangle)]
+pub extern "C" fn robotstxt_decision_kind_name(kind: robotstxt_decision_kind) -> *const c_char {
+    guard_value("robotstxt_decision_kind_name", std::ptr::null(), || {
+        decision_kind_name(kind).map_or(std::ptr::null(), CStr::as_ptr)
+    })
+}
+
+fn decision_kind_name(kind: robotstxt_decision_kind) -> Option<&'static CStr> {
+    Some(match kind {
+        ROBOTSTXT_DECISION_NONE => c"none",
+        ROBOTSTXT_DECISION_ALLOW => c"allow",
+        ROBOTSTXT_DECISION_DISALLOW => c"disallow",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_the_core() {
+        for (code, kind) in [
+            (ROBOTSTXT_DECISION_NONE, DecisionKind::NoMatch),
+            (ROBOTSTXT_DECISION_ALLOW, DecisionKind::Allow),
+            (ROBOTSTXT_DECISION_DISALLOW, DecisionKind::Disallow),
+        ] {
+            let name = decision_kind_name(code).unwrap().to_str().unwrap();
+            assert_eq!(name, kind.name());
+        }
+        assert_eq!(decision_kind_name(3), None);
+    }
+}
