@@ -54,7 +54,12 @@ impl robotstxt_str {
         len: 0,
     };
 
+    /// Borrows `bytes`; empty text is always `(NULL, 0)`, never a dangling
+    /// pointer.
     fn borrow(bytes: &[u8]) -> robotstxt_str {
+        if bytes.is_empty() {
+            return robotstxt_str::EMPTY;
+        }
         robotstxt_str {
             ptr: bytes.as_ptr(),
             len: bytes.len(),

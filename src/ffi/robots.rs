@@ -257,10 +257,11 @@ pub unsafe extern "C" fn robotstxt_robots_sitemap(
             .robots
             .sitemap(index)
             .ok_or_else(|| Failure::index("sitemap", index, robots.robots.sitemaps().len()))?;
+        let url = robotstxt_str::borrow(url);
         // SAFETY: writable per the contract.
         unsafe {
-            ptr.put(url.as_ptr());
-            len.put(url.len());
+            ptr.put(url.ptr);
+            len.put(url.len);
         }
         Ok(())
     })

@@ -102,10 +102,7 @@ pub unsafe extern "C" fn robotstxt_rules_decide(
                 DecisionKind::Allow => ROBOTSTXT_DECISION_ALLOW,
                 DecisionKind::Disallow => ROBOTSTXT_DECISION_DISALLOW,
             },
-            pattern: match d.pattern {
-                "" => robotstxt_str::EMPTY,
-                p => robotstxt_str::borrow(p.as_bytes()),
-            },
+            pattern: robotstxt_str::borrow(d.pattern.as_bytes()),
         };
         // SAFETY: writable per the contract.
         unsafe { out.put(decision) };

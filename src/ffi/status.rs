@@ -4,7 +4,7 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr};
 
-use super::guard_value;
+use super::{guard_value, robotstxt_str};
 use crate::Error;
 
 /// The result of a fallible call: `ROBOTSTXT_STATUS_OK` (0) or the reason it
@@ -179,18 +179,17 @@ pub unsafe extern "C" fn robotstxt_last_error(
         return ROBOTSTXT_STATUS_NULL_ARGUMENT; // Keeps the message it reports.
     }
     guard_value("robotstxt_last_error", ROBOTSTXT_STATUS_PANIC, || {
-        let (ptr, len) = LAST_ERROR
+        let message = LAST_ERROR
             .try_with(|last| {
-                let last = last.borrow();
                 // The String's buffer stays put until the next failure
-                // replaces it.
-                (last.as_ptr(), last.len())
+                // replaces it, so the borrow may outlive this call.
+                robotstxt_str::borrow(last.borrow().as_bytes())
             })
-            .unwrap_or((std::ptr::null(), 0));
+            .unwrap_or(robotstxt_str::EMPTY);
         // SAFETY: both checked non-NULL; writable per the contract.
         unsafe {
-            message_out.write(ptr);
-            message_len_out.write(len);
+            message_out.write(message.ptr);
+            message_len_out.write(message.len);
         }
         ROBOTSTXT_STATUS_OK
     })

@@ -1,0 +1,170 @@
+# C: the generated header, librobotstxt.{a,so}, the C test suite (ASan+UBSan,
+# valgrind, static-only link, install + pkg-config), the robotstxt-check
+# CLI and its end-to-end test, `make install`, and the C demo.
+
+.PHONY: header header-check c-lib c-test c-valgrind c-static-test \
+	c-install-test cli cli-test c-install demo-c c-tools
+
+CC ?= cc
+PYTHON ?= python3
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+C_CBINDGEN_VERSION := 0.29.4
+C_TOOLS := build/tools
+C_CBINDGEN := $(C_TOOLS)/bin/cbindgen
+C_OUT := build/c
+C_LIBDIR := target/release
+C_LIB_A := $(C_LIBDIR)/librobotstxt.a
+C_LIB_SO := $(C_LIBDIR)/librobotstxt.so
+C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
+C_SONAME := librobotstxt.so.$(C_MAJOR)
+# What the Rust standard library needs from the system when the static
+# library is linked (`rustc --print native-static-libs`).
+C_NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl
+C_FLAGS := -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -g
+C_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+C_TEST_SRC := tests/c/main.c tests/c/test_api.c tests/c/test_vectors.c
+C_TEST_HDR := tests/c/check.h include/robotstxt.h $(C_OUT)/vectors.h
+C_VALGRIND := valgrind --error-exitcode=3 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
+
+build: cli
+
+# --- tools: pinned cbindgen, cached under build/; valgrind when missing ---
+
+$(C_CBINDGEN):
+	$(CARGO) install cbindgen --version $(C_CBINDGEN_VERSION) --locked --root $(C_TOOLS)
+
+c-tools:
+	@command -v valgrind >/dev/null 2>&1 || { apt-get update && apt-get install -y valgrind; }
+	@command -v pkg-config >/dev/null 2>&1 || { apt-get update && apt-get install -y pkg-config; }
+	@command -v $(PYTHON) >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }
+
+# --- header ---
+
+header: $(C_CBINDGEN)
+	$(C_CBINDGEN) --quiet --config cbindgen.toml --crate robotstxt --output include/robotstxt.h
+
+# Regenerates into a temporary file and fails if the committed header drifts.
+header-check: $(C_CBINDGEN)
+	@mkdir -p $(C_OUT)
+	$(C_CBINDGEN) --quiet --config cbindgen.toml --crate robotstxt --output $(C_OUT)/robotstxt.h.fresh
+	@diff -u include/robotstxt.h $(C_OUT)/robotstxt.h.fresh \
+		|| { echo "include/robotstxt.h is stale: run 'make header' and commit it" >&2; exit 1; }
+	@echo "header-check: include/robotstxt.h matches src/ffi/"
+
+# --- libraries (cargo builds both; the soname comes from build.rs) ---
+
+c-lib:
+	$(CARGO) build --release --lib
+
+# --- C test suite ---
+
+$(C_OUT)/vectors.h: tests/c/gen_vectors.py $(wildcard tests/vectors/*.json)
+	@mkdir -p $(C_OUT)
+	$(PYTHON) tests/c/gen_vectors.py tests/vectors $@
+
+# Every vector and every error path through the C ABI, under ASan + UBSan,
+# linked against the static library.
+c-test: c-lib c-tools $(C_OUT)/vectors.h
+	$(CC) $(C_FLAGS) $(C_SAN) -Itests/c -I$(C_OUT) $(C_TEST_SRC) $(C_LIB_A) $(C_NATIVE_LIBS) \
+		-o $(C_OUT)/tests-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+		$(C_OUT)/tests-asan
+
+# The same suite, unsanitised, against the shared library (staged with its
+# soname link, as installed), under valgrind.
+c-valgrind: c-lib c-tools $(C_OUT)/vectors.h
+	@rm -rf $(C_OUT)/shared && mkdir -p $(C_OUT)/shared
+	cp $(C_LIB_SO) $(C_OUT)/shared/librobotstxt.so.$(C_VERSION)
+	ln -sf librobotstxt.so.$(C_VERSION) $(C_OUT)/shared/$(C_SONAME)
+	ln -sf $(C_SONAME) $(C_OUT)/shared/librobotstxt.so
+	$(CC) $(C_FLAGS) -Itests/c -I$(C_OUT) $(C_TEST_SRC) -L$(C_OUT)/shared -lrobotstxt \
+		-Wl,-rpath,$(abspath $(C_OUT)/shared) -lpthread -lm -o $(C_OUT)/tests-shared
+	$(C_VALGRIND) $(C_OUT)/tests-shared
+
+# Vendoring: a C program linked against librobotstxt.a alone (no .so in
+# sight), run, and checked to need no robotstxt shared object.
+c-static-test: c-lib
+	@rm -rf $(C_OUT)/static && mkdir -p $(C_OUT)/static
+	cp $(C_LIB_A) include/robotstxt.h $(C_OUT)/static/
+	$(CC) $(C_FLAGS) -I$(C_OUT)/static tests/c/example.c -L$(C_OUT)/static -lrobotstxt \
+		$(C_NATIVE_LIBS) -o $(C_OUT)/static/example
+	@! ldd $(C_OUT)/static/example | grep -q robotstxt \
+		|| { echo "example links a robotstxt shared object" >&2; exit 1; }
+	$(C_OUT)/static/example
+	@echo "c-static-test: linked against librobotstxt.a alone and ran"
+
+# `make install` into a scratch prefix, then build the example with
+# pkg-config against the installed shared library and run it.
+c-install-test: c-lib c-tools
+	@rm -rf $(C_OUT)/prefix
+	$(MAKE) --no-print-directory c-install PREFIX=$(abspath $(C_OUT)/prefix) DESTDIR=
+	PKG_CONFIG_PATH=$(abspath $(C_OUT)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
+		$(CC) $(C_FLAGS) $$(pkg-config --cflags robotstxt) tests/c/example.c \
+		$$(pkg-config --libs robotstxt) -o $(C_OUT)/example-pkgconfig
+	@readelf -d $(C_OUT)/example-pkgconfig | grep -q 'NEEDED.*\[$(C_SONAME)\]' \
+		|| { echo "example does not need $(C_SONAME)" >&2; exit 1; }
+	LD_LIBRARY_PATH=$(abspath $(C_OUT)/prefix)/lib $(C_OUT)/example-pkgconfig
+	@echo "c-install-test: installed, found by pkg-config, linked to $(C_SONAME) and ran"
+
+# --- the robotstxt-check CLI (statically linked: the binary stands alone) ---
+
+cli: build/robotstxt-check
+
+build/robotstxt-check: examples/robotstxt-check.c include/robotstxt.h c-lib
+	@mkdir -p build
+	$(CC) $(C_FLAGS) -O2 examples/robotstxt-check.c $(C_LIB_A) $(C_NATIVE_LIBS) -o $@
+
+cli-test: cli
+	sh tests/c/cli_test.sh build/robotstxt-check
+
+# --- install ---
+
+install: c-install
+
+c-install: c-lib
+	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/robotstxt.h $(DESTDIR)$(PREFIX)/include/robotstxt.h
+	install -m 644 $(C_LIB_A) $(DESTDIR)$(PREFIX)/lib/librobotstxt.a
+	install -m 755 $(C_LIB_SO) $(DESTDIR)$(PREFIX)/lib/librobotstxt.so.$(C_VERSION)
+	ln -sf librobotstxt.so.$(C_VERSION) $(DESTDIR)$(PREFIX)/lib/$(C_SONAME)
+	ln -sf $(C_SONAME) $(DESTDIR)$(PREFIX)/lib/librobotstxt.so
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
+		-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' robotstxt.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/robotstxt.pc
+
+# --- demo: the practice shop of SPEC §9, answered by the C CLI ---
+
+# token<TAB>path, one row of the SPEC §9 table per line.
+define C_SHOP_ROWS
+NimbuBot	/prices/today
+NimbuBot	/prices/history
+NimbuBot	/guides/size-chart.pdf
+NimbuBot	/guides/size-chart.pdf?print=1
+NimbuBot	/offers/weekend
+NimbuBot	/drafts/new-range
+NimbuBot	/account/orders
+OtherBot	/account/orders
+OtherBot	/products/?sort=price
+ArchiveBot	/robots.txt
+nimbubot	/%70rices/history
+Mozilla/5.0 (compatible; NimbuBot/1.0)	/prices/history
+endef
+export C_SHOP_ROWS
+
+demo-c: cli
+	@echo "== C: build/robotstxt-check --explain examples/shop/robots.txt TOKEN PATH (SPEC §9) =="
+	@printf '%s\n' "$$C_SHOP_ROWS" | while IFS='	' read -r token path; do \
+		build/robotstxt-check --explain examples/shop/robots.txt "$$token" "$$path" 2>&1; \
+		echo "  -> exit $$?"; \
+	done
+	@for token in NimbuBot OtherBot; do \
+		printf '%s ' "$$token"; build/robotstxt-check --crawl-delay examples/shop/robots.txt "$$token"; \
+	done
+	@build/robotstxt-check --sitemaps examples/shop/robots.txt
+
+TEST_STEPS += header-check c-test c-valgrind c-static-test c-install-test cli-test
+DEMO_STEPS += demo-c

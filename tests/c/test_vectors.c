@@ -1,0 +1,463 @@
+/* Runs every case of the JSON files of tests/vectors/ through the C ABI, as the Rust,
+ * Node and Go runners do, so the bindings cannot drift. The table comes
+ * from gen_vectors.py; every answer here comes from the library. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "vectors.h"
+
+/* The concatenation of `b` in a new buffer (never NULL); free() it. */
+static uint8_t *join(vt_bytes b, size_t *len_out) {
+    size_t len = 0, i, k;
+    uint8_t *out, *at;
+    for (i = 0; i < b.count; i++) {
+        len += b.parts[i].len * b.parts[i].times;
+    }
+    out = malloc(len + 1);
+    if (out == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    at = out;
+    for (i = 0; i < b.count; i++) {
+        for (k = 0; k < b.parts[i].times; k++) {
+            memcpy(at, b.parts[i].bytes, b.parts[i].len);
+            at += b.parts[i].len;
+        }
+    }
+    *len_out = len;
+    return out;
+}
+
+static bool same_bytes(const uint8_t *ptr, size_t len, vt_bytes want) {
+    size_t want_len;
+    uint8_t *w = join(want, &want_len);
+    bool same = len == want_len && (len == 0 || memcmp(ptr, w, len) == 0);
+    free(w);
+    return same;
+}
+
+static const char *profile_name(robotstxt_profile p) {
+    return p == ROBOTSTXT_PROFILE_GOOGLE ? "google" : "rfc";
+}
+
+static bool check_sitemaps(const vt_parse_case *c, const robotstxt_robots *robots,
+                           const char *at) {
+    size_t count = 0, i;
+    bool ok = OK(robotstxt_robots_sitemap_count(robots, &count));
+    ok &= check_at(count == c->sitemap_count, __FILE__, __LINE__, "%s: %zu sitemaps, want %zu",
+                   at, count, c->sitemap_count);
+    for (i = 0; ok && i < count; i++) {
+        const uint8_t *url = NULL;
+        size_t len = 0;
+        ok &= OK(robotstxt_robots_sitemap(robots, i, &url, &len));
+        ok &= check_at(same_bytes(url, len, c->sitemaps[i]), __FILE__, __LINE__,
+                       "%s: sitemap %zu", at, i);
+    }
+    return ok;
+}
+
+static bool check_host(const vt_parse_case *c, const robotstxt_robots *robots, const char *at) {
+    const uint8_t *host = NULL;
+    size_t len = 0;
+    bool found = false;
+    bool ok = OK(robotstxt_robots_host(robots, &host, &len, &found));
+    if (c->host_state == VT_ABSENT) {
+        ok &= check_at(!found && host == NULL && len == 0, __FILE__, __LINE__,
+                       "%s: host should be absent", at);
+    } else {
+        ok &= check_at(found && same_bytes(host, len, c->host), __FILE__, __LINE__,
+                       "%s: host '%.*s'", at, (int)len, host ? (const char *)host : "");
+    }
+    return ok;
+}
+
+static bool check_diagnostics(const vt_parse_case *c, const robotstxt_robots *robots,
+                              const char *at) {
+    size_t count = 0, i, f;
+    bool ok = OK(robotstxt_robots_diagnostic_count(robots, &count));
+    ok &= check_at(count == c->diagnostic_count, __FILE__, __LINE__,
+                   "%s: %zu diagnostics, want %zu", at, count, c->diagnostic_count);
+    for (i = 0; ok && i < count; i++) {
+        const vt_diag *want = &c->diagnostics[i];
+        robotstxt_diagnostic d;
+        const char *kind;
+        uint32_t bit;
+        ok &= OK(robotstxt_robots_diagnostic(robots, i, &d));
+        kind = robotstxt_line_kind_name(d.kind);
+        ok &= check_at(d.line == want->line && kind != NULL && strcmp(kind, want->kind) == 0,
+                       __FILE__, __LINE__, "%s: diagnostic %zu is line %u %s, want line %u %s",
+                       at, i, d.line, kind ? kind : "?", want->line, want->kind);
+        /* Flags in bit order are the names in the vectors' order. */
+        f = 0;
+        for (bit = 1; bit != 0; bit <<= 1) {
+            const char *name;
+            if ((d.flags & bit) == 0) {
+                continue;
+            }
+            name = robotstxt_diagnostic_flag_name(bit);
+            ok &= check_at(name != NULL && f < want->flag_count &&
+                               strcmp(name, want->flags[f]) == 0,
+                           __FILE__, __LINE__, "%s: line %u flag %zu is %s", at, d.line, f,
+                           name ? name : "(unnamed bit)");
+            f++;
+        }
+        ok &= check_at(f == want->flag_count, __FILE__, __LINE__, "%s: line %u has %zu flags, want %zu",
+                       at, d.line, f, want->flag_count);
+    }
+    return ok;
+}
+
+static bool check_decisions(const vt_parse_case *c, const robotstxt_rules *rules,
+                            const char *at) {
+    bool ok = true;
+    size_t i;
+    for (i = 0; i < c->check_count; i++) {
+        const vt_check *want = &c->checks[i];
+        size_t len;
+        uint8_t *url = join(want->url, &len);
+        bool allowed = !want->allowed;
+        robotstxt_decision d;
+        const char *kind;
+        int shown = len > 80 ? 80 : (int)len;
+        ok &= OK(robotstxt_rules_can_fetch(rules, url, len, &allowed));
+        ok &= OK(robotstxt_rules_decide(rules, url, len, &d));
+        kind = robotstxt_decision_kind_name(d.kind);
+        ok &= check_at(allowed == want->allowed && d.allowed == allowed, __FILE__, __LINE__,
+                       "%s %.*s: allowed %d, decide %d, want %d", at, shown, (const char *)url,
+                       allowed, d.allowed, want->allowed);
+        if (want->has_line) {
+            ok &= check_at(d.line == want->line, __FILE__, __LINE__, "%s %.*s: line %u, want %u",
+                           at, shown, (const char *)url, d.line, want->line);
+        }
+        if (want->kind != NULL) {
+            ok &= check_at(kind != NULL && strcmp(kind, want->kind) == 0, __FILE__, __LINE__,
+                           "%s %.*s: kind %s, want %s", at, shown, (const char *)url,
+                           kind ? kind : "?", want->kind);
+        }
+        if (want->has_pattern) {
+            ok &= check_at(same_bytes(d.pattern.ptr, d.pattern.len, want->pattern), __FILE__,
+                           __LINE__, "%s %.*s: pattern '%.*s'", at, shown, (const char *)url,
+                           (int)d.pattern.len, d.pattern.ptr ? (const char *)d.pattern.ptr : "");
+        }
+        free(url);
+    }
+    return ok;
+}
+
+static bool check_rates(const vt_parse_case *c, const robotstxt_rules *rules, const char *at) {
+    bool ok = true;
+    if (c->crawl_delay_state != VT_UNCHECKED) {
+        double seconds = -1;
+        bool has = false;
+        ok &= OK(robotstxt_rules_crawl_delay(rules, &seconds, &has));
+        if (c->crawl_delay_state == VT_ABSENT) {
+            ok &= check_at(!has && seconds == 0, __FILE__, __LINE__, "%s: crawl delay %g, want none",
+                           at, seconds);
+        } else {
+            ok &= check_at(has && fabs(seconds - c->crawl_delay) <= 1e-9 * fmax(1, c->crawl_delay),
+                           __FILE__, __LINE__, "%s: crawl delay %g (set %d), want %g", at, seconds,
+                           has, c->crawl_delay);
+        }
+    }
+    if (c->request_rate_state != VT_UNCHECKED) {
+        uint32_t requests = 99, seconds = 99;
+        bool has = false;
+        ok &= OK(robotstxt_rules_request_rate(rules, &requests, &seconds, &has));
+        if (c->request_rate_state == VT_ABSENT) {
+            ok &= check_at(!has && requests == 0 && seconds == 0, __FILE__, __LINE__,
+                           "%s: request rate %u/%u, want none", at, requests, seconds);
+        } else {
+            ok &= check_at(has && requests == c->rate_requests && seconds == c->rate_seconds,
+                           __FILE__, __LINE__, "%s: request rate %u/%u, want %u/%u", at, requests,
+                           seconds, c->rate_requests, c->rate_seconds);
+        }
+    }
+    return ok;
+}
+
+/* Whether a token can be found verbatim in a message that quotes it (no
+ * byte that the core would escape). */
+static bool plainly_quotable(const uint8_t *t, size_t len) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        if (t[i] < 0x20 || t[i] >= 0x7F || t[i] == '"' || t[i] == '\\') {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool check_selection(const vt_parse_case *c, const robotstxt_robots *robots,
+                            const char *at) {
+    robotstxt_str tokens[16];
+    uint8_t *owned[16];
+    robotstxt_rules *rules = NULL;
+    robotstxt_status got;
+    size_t i;
+    bool ok = true;
+    if (!check_at(c->token_count <= 16, __FILE__, __LINE__, "%s: too many tokens", at)) {
+        return false;
+    }
+    for (i = 0; i < c->token_count; i++) {
+        owned[i] = join(c->tokens[i], &tokens[i].len);
+        tokens[i].ptr = owned[i];
+    }
+    switch (c->select) {
+    case VT_SELECT_ONE:
+        got = robotstxt_robots_rules_for(robots, tokens[0].ptr, tokens[0].len, &rules);
+        break;
+    case VT_SELECT_ANY:
+        got = robotstxt_robots_rules_for_any(robots, tokens, c->token_count, &rules);
+        break;
+    default:
+        got = robotstxt_robots_rules_for_strictest(robots, tokens, c->token_count, &rules);
+        break;
+    }
+    if (c->expect_invalid_token) {
+        ok &= check_at(got == ROBOTSTXT_STATUS_INVALID_TOKEN && rules == NULL, __FILE__, __LINE__,
+                       "%s: want an invalid-token error, got status %u", at, (unsigned)got);
+        if (ok && c->select == VT_SELECT_ONE && plainly_quotable(tokens[0].ptr, tokens[0].len)) {
+            char quoted[600];
+            snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)tokens[0].len,
+                     tokens[0].ptr ? (const char *)tokens[0].ptr : "");
+            ok &= check_at(strstr(last_error(), quoted) != NULL, __FILE__, __LINE__,
+                           "%s: message '%s' does not quote %s", at, last_error(), quoted);
+        }
+    } else if (CHECK_STATUS(got, ROBOTSTXT_STATUS_OK)) {
+        ok &= check_decisions(c, rules, at);
+        ok &= check_rates(c, rules, at);
+    } else {
+        check_at(false, __FILE__, __LINE__, "%s: selection failed", at);
+        ok = false;
+    }
+    robotstxt_rules_free(rules);
+    for (i = 0; i < c->token_count; i++) {
+        free(owned[i]);
+    }
+    return ok;
+}
+
+static bool run_parse_case(const vt_parse_case *c, robotstxt_profile profile) {
+    char at[700];
+    robotstxt_options options = robotstxt_options_default();
+    robotstxt_robots *robots = NULL;
+    size_t len;
+    uint8_t *body = join(c->body, &len);
+    bool ok;
+    snprintf(at, sizeof at, "%s [%s]", c->where, profile_name(profile));
+    options.profile = profile;
+    if (c->has_parse_limit) {
+        options.parse_limit = c->parse_limit;
+    }
+    if (c->has_typos) {
+        options.typos = c->typos;
+    }
+    ok = OK(robotstxt_robots_parse_with(body, len, &options, &robots));
+    free(body); /* The handle keeps nothing of the body. */
+    if (!ok) {
+        return false;
+    }
+    if (c->check_sitemaps) {
+        ok &= check_sitemaps(c, robots, at);
+    }
+    if (c->host_state != VT_UNCHECKED) {
+        ok &= check_host(c, robots, at);
+    }
+    if (c->check_diagnostics) {
+        ok &= check_diagnostics(c, robots, at);
+    }
+    if (c->select != VT_SELECT_NONE) {
+        ok &= check_selection(c, robots, at);
+    }
+    robotstxt_robots_free(robots);
+    return ok;
+}
+
+static bool run_access_case(const vt_access_case *c) {
+    robotstxt_disposition d = 99;
+    robotstxt_fetch fetch = {0};
+    robotstxt_options options = robotstxt_options_default();
+    robotstxt_robots *robots = NULL;
+    robotstxt_disposition d2 = 99;
+    bool ok = OK(robotstxt_access_classify(c->http_status, c->redirects, c->policy, &d));
+    ok &= check_at(d == c->access, __FILE__, __LINE__, "%s: disposition %u, want %u", c->where,
+                   (unsigned)d, (unsigned)c->access);
+    if (c->has_retry_later) {
+        ok &= check_at(robotstxt_disposition_retry_later(d) == c->retry_later, __FILE__, __LINE__,
+                       "%s: retry_later", c->where);
+    }
+    /* The same outcome through from_outcome: rules only for FOLLOW_RULES. */
+    fetch.http_status = c->http_status;
+    fetch.redirects = c->redirects;
+    fetch.body.ptr = (const uint8_t *)"User-agent: *\nDisallow: /\n";
+    fetch.body.len = strlen((const char *)fetch.body.ptr);
+    ok &= OK(robotstxt_access_from_outcome(&fetch, c->policy, &options, &d2, &robots));
+    ok &= check_at(d2 == d && (robots != NULL) == (d == ROBOTSTXT_DISPOSITION_FOLLOW_RULES),
+                   __FILE__, __LINE__, "%s: from_outcome", c->where);
+    robotstxt_robots_free(robots);
+    return ok;
+}
+
+static bool step_checks(const vt_step *s, robotstxt_answer answer, const robotstxt_robots *robots,
+                        const char *at) {
+    bool ok = true;
+    size_t i;
+    robotstxt_rules *rules = NULL;
+    size_t token_len;
+    uint8_t *token = join(s->token, &token_len);
+    if (answer == ROBOTSTXT_ANSWER_RULES) {
+        ok &= check_at(robots != NULL, __FILE__, __LINE__, "%s: rules answer without robots", at);
+        ok = ok && OK(robotstxt_robots_rules_for(robots, token, token_len, &rules));
+    }
+    for (i = 0; ok && i < s->check_count; i++) {
+        size_t len;
+        uint8_t *url = join(s->checks[i].url, &len);
+        bool allowed = answer == ROBOTSTXT_ANSWER_ALLOW_ALL;
+        if (rules != NULL) {
+            ok &= OK(robotstxt_rules_can_fetch(rules, url, len, &allowed));
+        }
+        ok &= check_at(allowed == s->checks[i].allowed, __FILE__, __LINE__,
+                       "%s: %.*s allowed %d, want %d", at, (int)len, (const char *)url, allowed,
+                       s->checks[i].allowed);
+        free(url);
+    }
+    robotstxt_rules_free(rules);
+    free(token);
+    return ok;
+}
+
+static bool optional_text_is(bool has, robotstxt_str got, int state, vt_bytes want) {
+    if (state == VT_ABSENT) {
+        return !has && got.ptr == NULL && got.len == 0;
+    }
+    return has && same_bytes(got.ptr, got.len, want);
+}
+
+static bool run_question(robotstxt_entry *entry, const vt_step *s, const char *at) {
+    bool ok = true;
+    robotstxt_answer answer = 99;
+    robotstxt_robots *robots = NULL;
+    if (s->due_state == VT_PRESENT) {
+        bool due = !s->due;
+        ok &= OK(robotstxt_entry_is_due(entry, s->at_ms, &due));
+        ok &= check_at(due == s->due, __FILE__, __LINE__, "%s: due %d, want %d", at, due, s->due);
+    }
+    if (s->has_next_try) {
+        uint64_t next = 0;
+        ok &= OK(robotstxt_entry_due_at(entry, &next));
+        ok &= check_at(next == s->next_try_ms, __FILE__, __LINE__,
+                       "%s: next try at %llu ms, want %llu", at, (unsigned long long)next,
+                       (unsigned long long)s->next_try_ms);
+    }
+    if (s->check_validators) {
+        robotstxt_validators v;
+        ok &= OK(robotstxt_entry_validators(entry, &v));
+        ok &= check_at(optional_text_is(v.has_etag, v.etag, s->etag_state, s->etag_want),
+                       __FILE__, __LINE__, "%s: etag", at);
+        ok &= check_at(optional_text_is(v.has_last_modified, v.last_modified,
+                                        s->last_modified_state, s->last_modified_want),
+                       __FILE__, __LINE__, "%s: last_modified", at);
+    }
+    ok &= OK(robotstxt_entry_answer(entry, s->at_ms, &answer, &robots));
+    if (s->answer_state == VT_PRESENT) {
+        ok &= check_at(answer == s->answer, __FILE__, __LINE__, "%s: answer %u, want %u", at,
+                       (unsigned)answer, (unsigned)s->answer);
+    }
+    ok &= check_at((robots != NULL) == (answer == ROBOTSTXT_ANSWER_RULES), __FILE__, __LINE__,
+                   "%s: robots handle iff the answer is rules", at);
+    ok &= step_checks(s, answer, robots, at);
+    robotstxt_robots_free(robots);
+    return ok;
+}
+
+static bool run_timeline(const vt_timeline *t) {
+    robotstxt_freshness_policy policy = robotstxt_freshness_policy_default();
+    robotstxt_entry *entry = NULL;
+    bool ok = true;
+    size_t i;
+    if (t->has_fresh_for) {
+        policy.fresh_for_ms = t->fresh_for_ms;
+    }
+    if (t->has_retry) {
+        policy.retry_ms = t->retry_ms;
+    }
+    if (t->has_unreachable_limit) {
+        policy.unreachable_limit_ms = t->unreachable_limit_ms;
+    }
+    if (t->has_after_limit) {
+        policy.after_limit = t->after_limit;
+    }
+    if (t->has_access) {
+        policy.access = t->access;
+    }
+    if (!OK(robotstxt_entry_new(&policy, &entry))) {
+        return false;
+    }
+    for (i = 0; ok && i < t->step_count; i++) {
+        const vt_step *s = &t->steps[i];
+        char at[700];
+        snprintf(at, sizeof at, "%s step %zu", t->where, i);
+        if (s->is_fetch) {
+            robotstxt_fetch f = {0};
+            size_t body_len, etag_len, lm_len;
+            uint8_t *body = join(s->body, &body_len);
+            uint8_t *etag = join(s->etag, &etag_len);
+            uint8_t *lm = join(s->last_modified, &lm_len);
+            f.http_status = s->http_status;
+            f.redirects = s->redirects;
+            f.body.ptr = body;
+            f.body.len = body_len;
+            f.has_max_age = s->has_max_age;
+            f.max_age_ms = s->max_age_ms;
+            f.has_retry_after = s->has_retry_after;
+            f.retry_after_ms = s->retry_after_ms;
+            f.has_etag = s->has_etag;
+            f.etag.ptr = etag;
+            f.etag.len = etag_len;
+            f.has_last_modified = s->has_last_modified;
+            f.last_modified.ptr = lm;
+            f.last_modified.len = lm_len;
+            ok &= OK(robotstxt_entry_record(entry, s->at_ms, &f, NULL));
+            /* The entry copies what it keeps: scribble over the buffers. */
+            memset(body, '#', body_len);
+            memset(etag, '#', etag_len);
+            memset(lm, '#', lm_len);
+            free(body);
+            free(etag);
+            free(lm);
+        } else {
+            ok &= run_question(entry, s, at);
+        }
+    }
+    robotstxt_entry_free(entry);
+    return ok;
+}
+
+void run_vector_tests(size_t *passed, size_t *failed) {
+    size_t i, ran = 0, before = *passed;
+    for (i = 0; i < vt_parse_case_count; i++) {
+        const vt_parse_case *c = &vt_parse_cases[i];
+        if (c->rfc) {
+            *(run_parse_case(c, ROBOTSTXT_PROFILE_RFC) ? passed : failed) += 1;
+            ran++;
+        }
+        if (c->google) {
+            *(run_parse_case(c, ROBOTSTXT_PROFILE_GOOGLE) ? passed : failed) += 1;
+            ran++;
+        }
+    }
+    for (i = 0; i < vt_access_case_count; i++) {
+        *(run_access_case(&vt_access_cases[i]) ? passed : failed) += 1;
+        ran++;
+    }
+    for (i = 0; i < vt_timeline_count; i++) {
+        *(run_timeline(&vt_timelines[i]) ? passed : failed) += 1;
+        ran++;
+    }
+    printf("vectors: %zu files, %zu cases, %zu runs (%zu passed)\n", vt_file_count,
+           vt_parse_case_count + vt_access_case_count + vt_timeline_count, ran, *passed - before);
+}
