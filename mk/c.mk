@@ -23,7 +23,8 @@ C_SONAME := librobotstxt.so.$(C_MAJOR)
 # What the Rust standard library needs from the system when the static
 # library is linked (`rustc --print native-static-libs`).
 C_NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl
-C_FLAGS := -std=c11 -Wall -Wextra -Werror -pedantic -Iinclude -g
+C_WARN := -std=c11 -Wall -Wextra -Werror -pedantic -g
+C_FLAGS := $(C_WARN) -Iinclude
 C_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 C_TEST_SRC := tests/c/main.c tests/c/test_api.c tests/c/test_vectors.c
 C_TEST_HDR := tests/c/check.h include/robotstxt.h $(C_OUT)/vectors.h
@@ -90,7 +91,7 @@ c-valgrind: c-lib c-tools $(C_OUT)/vectors.h
 c-static-test: c-lib
 	@rm -rf $(C_OUT)/static && mkdir -p $(C_OUT)/static
 	cp $(C_LIB_A) include/robotstxt.h $(C_OUT)/static/
-	$(CC) $(C_FLAGS) -I$(C_OUT)/static tests/c/example.c -L$(C_OUT)/static -lrobotstxt \
+	$(CC) $(C_WARN) -I$(C_OUT)/static tests/c/example.c -L$(C_OUT)/static -lrobotstxt \
 		$(C_NATIVE_LIBS) -o $(C_OUT)/static/example
 	@! ldd $(C_OUT)/static/example | grep -q robotstxt \
 		|| { echo "example links a robotstxt shared object" >&2; exit 1; }
@@ -103,7 +104,7 @@ c-install-test: c-lib c-tools
 	@rm -rf $(C_OUT)/prefix
 	$(MAKE) --no-print-directory c-install PREFIX=$(abspath $(C_OUT)/prefix) DESTDIR=
 	PKG_CONFIG_PATH=$(abspath $(C_OUT)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
-		$(CC) $(C_FLAGS) $$(pkg-config --cflags robotstxt) tests/c/example.c \
+		$(CC) $(C_WARN) $$(pkg-config --cflags robotstxt) tests/c/example.c \
 		$$(pkg-config --libs robotstxt) -o $(C_OUT)/example-pkgconfig
 	@readelf -d $(C_OUT)/example-pkgconfig | grep -q 'NEEDED.*\[$(C_SONAME)\]' \
 		|| { echo "example does not need $(C_SONAME)" >&2; exit 1; }

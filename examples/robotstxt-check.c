@@ -1,0 +1,330 @@
+/*
+ * robotstxt-check: may this crawler fetch these URLs? A command-line tool
+ * with the interface of Google's robots_main, on the robotstxt C API.
+ *
+ *     robotstxt-check [OPTIONS] ROBOTS_FILE USER_AGENT URL...
+ *
+ * Prints one line per URL, `user-agent '<ua>' with URI '<url>': ALLOWED` or
+ * `DISALLOWED`, and exits 0 when every URL is allowed, 1 when one is not,
+ * 2 on a usage or I/O error (message on stderr). ROBOTS_FILE `-` reads
+ * standard input. Run with --help for the options.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <robotstxt.h>
+
+enum { EXIT_ALLOWED = 0, EXIT_DISALLOWED = 1, EXIT_USAGE = 2 };
+
+static const char USAGE[] =
+    "usage: robotstxt-check [OPTIONS] ROBOTS_FILE USER_AGENT URL...\n"
+    "       robotstxt-check [--sitemaps] [--lint] ROBOTS_FILE\n"
+    "\n"
+    "Says whether USER_AGENT may fetch each URL under the robots.txt in\n"
+    "ROBOTS_FILE (`-` for standard input), one line per URL:\n"
+    "  user-agent '<ua>' with URI '<url>': ALLOWED|DISALLOWED\n"
+    "Exit status: 0 if every URL is allowed, 1 if one is not, 2 on a usage\n"
+    "or I/O error.\n"
+    "\n"
+    "Options (before the arguments):\n"
+    "  --profile rfc|google  rfc (default): RFC 9309; USER_AGENT must be a\n"
+    "                        product token such as ExampleBot. google: answer\n"
+    "                        as Google's robots_main does (any USER_AGENT,\n"
+    "                        compared whole; URLs compared as given).\n"
+    "  --explain             append the deciding line to each result:\n"
+    "                        (line N: allow|disallow PATTERN) or\n"
+    "                        (no matching rule)\n"
+    "  --crawl-delay         print `crawl-delay: SECONDS` (or `none`)\n"
+    "  --sitemaps            print `sitemap: URL` for each sitemap line\n"
+    "  --lint                print the lines that have something to report:\n"
+    "                        FILE:LINE: KIND[: FLAG, ...]\n"
+    "  -h, --help            print this help\n"
+    "  --version             print the library's version\n";
+
+struct options {
+    robotstxt_profile profile;
+    bool explain, crawl_delay, sitemaps, lint;
+    const char *file;
+    const char *agent; /* NULL when only --sitemaps/--lint are asked */
+    char **urls;
+    int url_count;
+};
+
+static int usage_error(const char *message, const char *arg) {
+    fprintf(stderr, "robotstxt-check: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
+    fprintf(stderr, "Try 'robotstxt-check --help'.\n");
+    return EXIT_USAGE;
+}
+
+/* Reports a failed library call with its detailed message; exit 2. */
+static int api_error(robotstxt_status status) {
+    const uint8_t *msg = NULL;
+    size_t len = 0;
+    if (robotstxt_last_error(&msg, &len) != ROBOTSTXT_STATUS_OK || len == 0) {
+        fprintf(stderr, "robotstxt-check: %s\n", robotstxt_status_message(status));
+    } else {
+        fprintf(stderr, "robotstxt-check: %.*s\n", (int)len, (const char *)msg);
+    }
+    return EXIT_USAGE;
+}
+
+/* Returns -1 when the arguments are fine, else the exit status. */
+static int parse_args(int argc, char **argv, struct options *o) {
+    int i = 1, rest;
+    memset(o, 0, sizeof *o);
+    o->profile = ROBOTSTXT_PROFILE_RFC;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+        const char *arg = argv[i];
+        const char *profile = NULL;
+        if (strcmp(arg, "--") == 0) {
+            i++;
+            break;
+        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(USAGE, stdout);
+            return EXIT_ALLOWED;
+        } else if (strcmp(arg, "--version") == 0) {
+            printf("robotstxt-check (robotstxt %s)\n", robotstxt_version());
+            return EXIT_ALLOWED;
+        } else if (strcmp(arg, "--explain") == 0) {
+            o->explain = true;
+        } else if (strcmp(arg, "--crawl-delay") == 0) {
+            o->crawl_delay = true;
+        } else if (strcmp(arg, "--sitemaps") == 0) {
+            o->sitemaps = true;
+        } else if (strcmp(arg, "--lint") == 0) {
+            o->lint = true;
+        } else if (strcmp(arg, "--profile") == 0) {
+            if (++i == argc) {
+                return usage_error("--profile needs a value: rfc or google", NULL);
+            }
+            profile = argv[i];
+        } else if (strncmp(arg, "--profile=", 10) == 0) {
+            profile = arg + 10;
+        } else {
+            return usage_error("unknown option", arg);
+        }
+        if (profile != NULL) {
+            if (strcmp(profile, "rfc") == 0) {
+                o->profile = ROBOTSTXT_PROFILE_RFC;
+            } else if (strcmp(profile, "google") == 0) {
+                o->profile = ROBOTSTXT_PROFILE_GOOGLE;
+            } else {
+                return usage_error("--profile takes rfc or google, not", profile);
+            }
+        }
+    }
+    rest = argc - i;
+    if (rest < 1) {
+        return usage_error("missing ROBOTS_FILE", NULL);
+    }
+    o->file = argv[i];
+    if (rest == 1) {
+        if (o->crawl_delay || !(o->sitemaps || o->lint)) {
+            return usage_error("missing USER_AGENT and URL", NULL);
+        }
+        return -1;
+    }
+    o->agent = argv[i + 1];
+    o->urls = argv + i + 2;
+    o->url_count = rest - 2;
+    if (o->url_count == 0 && !(o->crawl_delay || o->sitemaps || o->lint)) {
+        return usage_error("missing URL", NULL);
+    }
+    return -1;
+}
+
+/* Reads all of `path` (or standard input for `-`) as raw bytes. */
+static uint8_t *read_all(const char *path, size_t *len_out) {
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    int saved;
+    if (f == NULL) {
+        fprintf(stderr, "robotstxt-check: cannot open %s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    for (;;) {
+        size_t n;
+        if (len == cap) {
+            uint8_t *grown;
+            cap = cap ? cap * 2 : 65536;
+            grown = realloc(buf, cap);
+            if (grown == NULL) {
+                fprintf(stderr, "robotstxt-check: out of memory reading %s\n", path);
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = grown;
+        }
+        n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0) {
+            if (ferror(f)) {
+                saved = errno;
+                fprintf(stderr, "robotstxt-check: cannot read %s: %s\n",
+                        f == stdin ? "standard input" : path, strerror(saved));
+                free(buf);
+                buf = NULL;
+            }
+            break;
+        }
+    }
+    if (f != stdin) {
+        fclose(f);
+    }
+    *len_out = len;
+    return buf;
+}
+
+/* The shortest fixed-point decimal that reads back as `seconds` (2.5,
+ * 0.05, 10): delays come from decimal text with at most 9 fraction digits. */
+static void print_seconds(double seconds) {
+    char buf[64];
+    int digits;
+    for (digits = 0; digits <= 9; digits++) {
+        snprintf(buf, sizeof buf, "%.*f", digits, seconds);
+        if (strtod(buf, NULL) == seconds) {
+            fputs(buf, stdout);
+            return;
+        }
+    }
+    printf("%.17g", seconds);
+}
+
+static void print_lint(const robotstxt_robots *robots, const char *file) {
+    size_t count = 0, i;
+    const char *shown = strcmp(file, "-") == 0 ? "<stdin>" : file;
+    robotstxt_robots_diagnostic_count(robots, &count);
+    for (i = 0; i < count; i++) {
+        robotstxt_diagnostic d;
+        robotstxt_diagnostic_flags bit;
+        const char *sep = ": ";
+        if (robotstxt_robots_diagnostic(robots, i, &d) != ROBOTSTXT_STATUS_OK) {
+            continue;
+        }
+        printf("%s:%u: %s", shown, d.line, robotstxt_line_kind_name(d.kind));
+        for (bit = 1; bit != 0; bit <<= 1) {
+            if (d.flags & bit) {
+                printf("%s%s", sep, robotstxt_diagnostic_flag_name(bit));
+                sep = ", ";
+            }
+        }
+        putchar('\n');
+    }
+}
+
+static int check_urls(const struct options *o, const robotstxt_rules *rules) {
+    int exit_code = EXIT_ALLOWED, i;
+    for (i = 0; i < o->url_count; i++) {
+        const char *url = o->urls[i];
+        robotstxt_decision d;
+        robotstxt_status status =
+            robotstxt_rules_decide(rules, (const uint8_t *)url, strlen(url), &d);
+        if (status != ROBOTSTXT_STATUS_OK) {
+            return api_error(status);
+        }
+        printf("user-agent '%s' with URI '%s': %s", o->agent, url,
+               d.allowed ? "ALLOWED" : "DISALLOWED");
+        if (o->explain) {
+            if (d.kind == ROBOTSTXT_DECISION_NONE) {
+                fputs(" (no matching rule)", stdout);
+            } else {
+                printf(" (line %u: %s ", d.line, robotstxt_decision_kind_name(d.kind));
+                fwrite(d.pattern.ptr, 1, d.pattern.len, stdout);
+                putchar(')');
+            }
+        }
+        putchar('\n');
+        if (!d.allowed) {
+            exit_code = EXIT_DISALLOWED;
+        }
+    }
+    return exit_code;
+}
+
+static int run(const struct options *o, const uint8_t *body, size_t body_len) {
+    robotstxt_options parse = robotstxt_options_default();
+    robotstxt_robots *robots = NULL;
+    robotstxt_rules *rules = NULL;
+    robotstxt_status status;
+    int exit_code = EXIT_ALLOWED;
+
+    parse.profile = o->profile;
+    status = robotstxt_robots_parse_with(body, body_len, &parse, &robots);
+    if (status != ROBOTSTXT_STATUS_OK) {
+        return api_error(status);
+    }
+    if (o->agent != NULL) {
+        status = robotstxt_robots_rules_for(robots, (const uint8_t *)o->agent, strlen(o->agent),
+                                            &rules);
+        if (status != ROBOTSTXT_STATUS_OK) {
+            exit_code = api_error(status);
+            if (status == ROBOTSTXT_STATUS_INVALID_TOKEN) {
+                fputs("robotstxt-check: (--profile google accepts any name)\n", stderr);
+            }
+            robotstxt_robots_free(robots);
+            return exit_code;
+        }
+        exit_code = check_urls(o, rules);
+    }
+    /* Google's robots_main says so when the file is empty. */
+    if (o->profile == ROBOTSTXT_PROFILE_GOOGLE && body_len == 0 && o->url_count > 0) {
+        puts("notice: robots file is empty so all user-agents are allowed");
+    }
+    if (o->crawl_delay && exit_code != EXIT_USAGE) {
+        double seconds = 0;
+        bool has = false;
+        robotstxt_rules_crawl_delay(rules, &seconds, &has);
+        fputs("crawl-delay: ", stdout);
+        if (has) {
+            print_seconds(seconds);
+            putchar('\n');
+        } else {
+            puts("none");
+        }
+    }
+    if (o->sitemaps && exit_code != EXIT_USAGE) {
+        size_t count = 0, i;
+        robotstxt_robots_sitemap_count(robots, &count);
+        for (i = 0; i < count; i++) {
+            const uint8_t *url = NULL;
+            size_t len = 0;
+            robotstxt_robots_sitemap(robots, i, &url, &len);
+            fputs("sitemap: ", stdout);
+            if (len > 0) {
+                fwrite(url, 1, len, stdout);
+            }
+            putchar('\n');
+        }
+    }
+    if (o->lint && exit_code != EXIT_USAGE) {
+        print_lint(robots, o->file);
+    }
+    robotstxt_rules_free(rules);
+    robotstxt_robots_free(robots);
+    return exit_code;
+}
+
+int main(int argc, char **argv) {
+    struct options o;
+    uint8_t *body;
+    size_t body_len = 0;
+    int exit_code = parse_args(argc, argv, &o);
+    if (exit_code >= 0) {
+        return exit_code;
+    }
+    body = read_all(o.file, &body_len);
+    if (body == NULL) {
+        return EXIT_USAGE;
+    }
+    exit_code = run(&o, body, body_len);
+    free(body);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "robotstxt-check: cannot write the output: %s\n", strerror(errno));
+        return EXIT_USAGE;
+    }
+    return exit_code;
+}

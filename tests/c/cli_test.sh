@@ -1,0 +1,158 @@
+#!/bin/sh
+# End-to-end test of robotstxt-check: exit codes, the result line, stdin,
+# several URLs, --explain, --crawl-delay, --sitemaps, --lint, the Google
+# profile, and usage errors. Usage: cli_test.sh PATH/TO/robotstxt-check
+set -u
+
+CHECK=${1:?usage: cli_test.sh PATH/TO/robotstxt-check}
+SHOP=examples/shop/robots.txt
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT INT TERM
+passed=0
+failed=0
+
+# expect NAME EXIT STDOUT [STDERR_SUBSTRING] -- COMMAND...
+# Runs COMMAND; checks its exit status, its exact standard output, and that
+# standard error contains STDERR_SUBSTRING (or is empty when none is given).
+expect() {
+    name=$1 want_exit=$2 want_out=$3
+    shift 3
+    want_err=
+    if [ "$1" != "--" ]; then
+        want_err=$1
+        shift
+    fi
+    shift # --
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    got_exit=$?
+    printf '%s\n' "$want_out" >"$TMP/want"
+    [ -z "$want_out" ] && : >"$TMP/want"
+    ok=1
+    [ "$got_exit" = "$want_exit" ] || { echo "FAIL $name: exit $got_exit, want $want_exit"; ok=0; }
+    if ! cmp -s "$TMP/out" "$TMP/want"; then
+        echo "FAIL $name: stdout differs:"
+        diff "$TMP/want" "$TMP/out" | sed 's/^/    /'
+        ok=0
+    fi
+    if [ -n "$want_err" ]; then
+        grep -qF -- "$want_err" "$TMP/err" || { echo "FAIL $name: stderr lacks '$want_err':"; sed 's/^/    /' "$TMP/err"; ok=0; }
+    elif [ -s "$TMP/err" ]; then
+        echo "FAIL $name: unexpected stderr:"
+        sed 's/^/    /' "$TMP/err"
+        ok=0
+    fi
+    if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+nl='
+'
+
+# --- Google robots_main's interface: one line, exit 0/1 ---
+expect allowed 0 "user-agent 'NimbuBot' with URI '/prices/today': ALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot /prices/today
+expect disallowed 1 "user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot /prices/history
+expect absolute-url 1 "user-agent 'OtherBot' with URI 'https://bazaar.nimbu.test/account/orders?x=1#top': DISALLOWED" \
+    -- "$CHECK" "$SHOP" OtherBot 'https://bazaar.nimbu.test/account/orders?x=1#top'
+expect named-group-replaces-star 0 "user-agent 'NimbuBot' with URI '/account/orders': ALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot /account/orders
+expect robots-txt-always-allowed 0 "user-agent 'ArchiveBot' with URI '/robots.txt': ALLOWED" \
+    -- "$CHECK" "$SHOP" ArchiveBot /robots.txt
+expect percent-rfc 1 "user-agent 'nimbubot' with URI '/%70rices/history': DISALLOWED" \
+    -- "$CHECK" "$SHOP" nimbubot /%70rices/history
+
+# --- standard input ---
+expect stdin 1 "user-agent 'OtherBot' with URI '/products/?sort=price': DISALLOWED" \
+    -- sh -c "\"\$0\" - OtherBot '/products/?sort=price' < $SHOP" "$CHECK"
+expect stdin-empty 0 "user-agent 'AnyBot' with URI '/x': ALLOWED" \
+    -- sh -c "\"\$0\" - AnyBot /x < /dev/null" "$CHECK"
+
+# --- several URLs: one line each, exit 0 only if all are allowed ---
+expect several-mixed 1 "user-agent 'NimbuBot' with URI '/prices/today': ALLOWED${nl}user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED${nl}user-agent 'NimbuBot' with URI '/offers/weekend': ALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot /prices/today /prices/history /offers/weekend
+expect several-allowed 0 "user-agent 'NimbuBot' with URI '/prices/today': ALLOWED${nl}user-agent 'NimbuBot' with URI '/guides/size-chart.pdf?print=1': ALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot /prices/today '/guides/size-chart.pdf?print=1'
+
+# --- --explain ---
+expect explain-allow 0 "user-agent 'NimbuBot' with URI '/prices/today': ALLOWED (line 10: allow /prices/today)" \
+    -- "$CHECK" --explain "$SHOP" NimbuBot /prices/today
+expect explain-disallow 1 "user-agent 'NimbuBot' with URI '/guides/size-chart.pdf': DISALLOWED (line 11: disallow /*.pdf\$)" \
+    -- "$CHECK" --explain "$SHOP" NimbuBot /guides/size-chart.pdf
+expect explain-tie 0 "user-agent 'NimbuBot' with URI '/offers/weekend': ALLOWED (line 13: allow /offers/)" \
+    -- "$CHECK" --explain "$SHOP" NimbuBot /offers/weekend
+expect explain-none 0 "user-agent 'NimbuBot' with URI '/account/orders': ALLOWED (no matching rule)" \
+    -- "$CHECK" --explain "$SHOP" NimbuBot /account/orders
+expect explain-merged 1 "user-agent 'NimbuBot' with URI '/drafts/new-range': DISALLOWED (line 17: disallow /drafts/)" \
+    -- "$CHECK" --explain "$SHOP" NimbuBot /drafts/new-range
+
+# --- --crawl-delay, --sitemaps, --lint ---
+expect crawl-delay 0 "user-agent 'NimbuBot' with URI '/': ALLOWED${nl}crawl-delay: 2.5" \
+    -- "$CHECK" --crawl-delay "$SHOP" NimbuBot /
+expect crawl-delay-only 0 "crawl-delay: 2" -- "$CHECK" --crawl-delay "$SHOP" OtherBot
+printf 'User-agent: *\nCrawl-delay: 0.05\nDisallow:\n\nUser-agent: slow\nCrawl-delay: 10.\nDisallow:\n\nUser-agent: none\nDisallow: /x\n' >"$TMP/delays.txt"
+expect crawl-delay-small 0 "crawl-delay: 0.05" -- "$CHECK" --crawl-delay "$TMP/delays.txt" AnyBot
+expect crawl-delay-whole 0 "crawl-delay: 10" -- "$CHECK" --crawl-delay "$TMP/delays.txt" slow
+expect crawl-delay-none 0 "crawl-delay: none" -- "$CHECK" --crawl-delay "$TMP/delays.txt" none
+expect sitemaps 0 "sitemap: https://bazaar.nimbu.test/sitemap.xml" -- "$CHECK" --sitemaps "$SHOP"
+printf 'Disallow: /early\nUser-agent: *\nDissallow: /typo\ndisallow /nocolon\nCrawl-delay: soon\nFoo: bar\n# fine\nSitemap: https://a.test/1.xml\n' >"$TMP/lint.txt"
+expect lint 0 "$TMP/lint.txt:1: disallow: outside-group${nl}$TMP/lint.txt:3: disallow: typo${nl}$TMP/lint.txt:4: disallow: missing-colon${nl}$TMP/lint.txt:5: crawl-delay: invalid-value${nl}$TMP/lint.txt:6: unknown: unknown-key" \
+    -- "$CHECK" --lint "$TMP/lint.txt"
+expect lint-stdin-and-sitemaps 0 "sitemap: https://a.test/1.xml${nl}<stdin>:6: unknown: unknown-key" \
+    -- sh -c "\"\$0\" --sitemaps --lint - < $TMP/lint.txt | grep -v ': disallow\|crawl-delay'" "$CHECK"
+expect lint-clean 0 "" -- "$CHECK" --lint "$SHOP"
+expect everything 1 "user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED (line 9: disallow /prices/)${nl}crawl-delay: 2.5${nl}sitemap: https://bazaar.nimbu.test/sitemap.xml" \
+    -- "$CHECK" --explain --crawl-delay --sitemaps --lint "$SHOP" NimbuBot /prices/history
+
+# --- RFC profile: a product token or exit 2 with the core's message ---
+expect invalid-token 2 "" 'invalid product token "Mozilla/5.0 (compatible; NimbuBot/1.0)": a crawler'"'"'s product token is one or more' \
+    -- "$CHECK" "$SHOP" 'Mozilla/5.0 (compatible; NimbuBot/1.0)' /prices/history
+expect invalid-token-version 2 "" 'invalid product token "NimbuBot/1.0"' \
+    -- "$CHECK" --profile rfc "$SHOP" NimbuBot/1.0 /
+expect invalid-token-empty 2 "" 'invalid product token ""' -- "$CHECK" "$SHOP" '' /
+
+# --- Google profile: Google's robots_main answers ---
+expect google-whole-ua 0 "user-agent 'Mozilla/5.0 (compatible; NimbuBot/1.0)' with URI '/prices/history': ALLOWED" \
+    -- "$CHECK" --profile google "$SHOP" 'Mozilla/5.0 (compatible; NimbuBot/1.0)' /prices/history
+expect google-token 1 "user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED" \
+    -- "$CHECK" --profile=google "$SHOP" NimbuBot /prices/history
+expect google-no-percent-decoding 0 "user-agent 'nimbubot' with URI '/%70rices/history': ALLOWED" \
+    -- "$CHECK" --profile google "$SHOP" nimbubot /%70rices/history
+expect google-robots-txt-like-any-path 1 "user-agent 'ArchiveBot' with URI '/robots.txt': DISALLOWED" \
+    -- "$CHECK" --profile google "$SHOP" ArchiveBot /robots.txt
+printf 'User-agent: *\nDisallow: /dir/\nAllow: /dir/index.html\n' >"$TMP/index.txt"
+expect google-index-html 0 "user-agent 'FooBot' with URI 'http://x.test/dir/': ALLOWED" \
+    -- "$CHECK" --profile google "$TMP/index.txt" FooBot http://x.test/dir/
+expect rfc-index-html 1 "user-agent 'FooBot' with URI 'http://x.test/dir/': DISALLOWED" \
+    -- "$CHECK" "$TMP/index.txt" FooBot http://x.test/dir/
+printf 'User-agent: FooBot\nDisallow: /a\0b\n' >"$TMP/nul.txt"
+expect google-nul-ends-line 1 "user-agent 'FooBot' with URI '/a': DISALLOWED" \
+    -- "$CHECK" --profile google "$TMP/nul.txt" FooBot /a
+: >"$TMP/empty.txt"
+expect google-empty-notice 0 "user-agent 'FooBot' with URI '/': ALLOWED${nl}notice: robots file is empty so all user-agents are allowed" \
+    -- "$CHECK" --profile google "$TMP/empty.txt" FooBot /
+printf '\357\273\277User-agent: *\r\nDisallow: /\377\r\n' >"$TMP/binary.txt"
+expect raw-bytes 1 "user-agent 'FooBot' with URI '/%FF': DISALLOWED" \
+    -- "$CHECK" "$TMP/binary.txt" FooBot /%FF
+
+# --- usage and I/O errors: exit 2, message on stderr ---
+expect no-arguments 2 "" "missing ROBOTS_FILE" -- "$CHECK"
+expect missing-url 2 "" "missing URL" -- "$CHECK" "$SHOP" NimbuBot
+expect missing-agent 2 "" "missing USER_AGENT" -- "$CHECK" "$SHOP"
+expect unknown-option 2 "" "unknown option: --bogus" -- "$CHECK" --bogus "$SHOP" NimbuBot /
+expect bad-profile 2 "" "--profile takes rfc or google" -- "$CHECK" --profile yandex "$SHOP" NimbuBot /
+expect profile-without-value 2 "" "--profile needs a value" -- "$CHECK" --profile
+expect missing-file 2 "" "cannot open $TMP/nope.txt" -- "$CHECK" "$TMP/nope.txt" NimbuBot /
+expect directory 2 "" "cannot read $TMP" -- "$CHECK" "$TMP" NimbuBot /
+expect dash-dash 0 "user-agent 'NimbuBot' with URI '/-x': ALLOWED" -- "$CHECK" -- "$SHOP" NimbuBot /-x
+"$CHECK" --help >"$TMP/help" 2>&1
+help_exit=$?
+if [ $help_exit = 0 ] && grep -q '^usage: robotstxt-check' "$TMP/help"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL help: exit $help_exit"
+    failed=$((failed + 1))
+fi
+
+echo "robotstxt-check end to end:"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
