@@ -3,9 +3,10 @@
 # CLI and its end-to-end test, `make install`, and the C demo.
 
 .PHONY: header header-check c-lib c-test c-valgrind c-static-test \
-	c-install-test cli cli-test c-install demo-c c-tools
+	c-install-test cpp-test cli cli-test c-install demo-c c-tools
 
 CC ?= cc
+CXX ?= c++
 PYTHON ?= python3
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -111,6 +112,13 @@ c-install-test: c-lib c-tools
 	LD_LIBRARY_PATH=$(abspath $(C_OUT)/prefix)/lib $(C_OUT)/example-pkgconfig
 	@echo "c-install-test: installed, found by pkg-config, linked to $(C_SONAME) and ran"
 
+# The optional C++ wrapper, header-only, under ASan + UBSan.
+cpp-test: c-lib
+	@mkdir -p $(C_OUT)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -pedantic -g $(C_SAN) -Iinclude -Ibindings/cpp \
+		tests/c/test_cpp.cpp $(C_LIB_A) $(C_NATIVE_LIBS) -o $(C_OUT)/test-cpp
+	$(C_OUT)/test-cpp
+
 # --- the robotstxt-check CLI (statically linked: the binary stands alone) ---
 
 cli: build/robotstxt-check
@@ -167,5 +175,5 @@ demo-c: cli
 	done
 	@build/robotstxt-check --sitemaps examples/shop/robots.txt
 
-TEST_STEPS += header-check c-test c-valgrind c-static-test c-install-test cli-test
+TEST_STEPS += header-check c-test c-valgrind c-static-test c-install-test cpp-test cli-test
 DEMO_STEPS += demo-c

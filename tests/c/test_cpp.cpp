@@ -1,0 +1,73 @@
+// The C++ wrapper (bindings/cpp/robotstxt.hpp) over the practice shop:
+// answers, borrowed views, errors as exceptions, moves. Ends with the
+// summary line `N passed, M failed`.
+#include <robotstxt.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <string>
+
+static int passed = 0, failed = 0;
+
+static void check(bool ok, const char *what, int line) {
+    if (ok) {
+        passed++;
+    } else {
+        failed++;
+        std::fprintf(stderr, "test_cpp.cpp:%d: check failed: %s\n", line, what);
+    }
+}
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+int main() {
+    std::ifstream file("examples/shop/robots.txt", std::ios::binary);
+    std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    CHECK(!body.empty());
+
+    auto robots = robotstxt::Robots::parse(body);
+    auto nimbu = robots.rules_for("NimbuBot");
+    CHECK(nimbu.can_fetch("/prices/today"));
+    CHECK(!nimbu.can_fetch("https://bazaar.nimbu.test/prices/history"));
+    auto d = nimbu.decide("/guides/size-chart.pdf");
+    CHECK(!d.allowed && d.line == 11 && d.kind == ROBOTSTXT_DECISION_DISALLOW && d.pattern == "/*.pdf$");
+    CHECK(nimbu.crawl_delay() == 2.5);
+    CHECK(!nimbu.request_rate().has_value());
+    CHECK(robots.sitemaps().size() == 1 && robots.sitemaps()[0] == "https://bazaar.nimbu.test/sitemap.xml");
+    CHECK(!robots.host().has_value());
+    CHECK(robots.diagnostics().empty());
+
+    auto strictest = robots.rules_for_strictest({"NimbuBot", "ArchiveBot"});
+    CHECK(!strictest.can_fetch("/prices/today"));
+    auto any = robots.rules_for_any({"NimbuBot", "ArchiveBot"});
+    CHECK(any.can_fetch("/prices/today"));
+
+    try {
+        robots.rules_for("Mozilla/5.0 (compatible; NimbuBot/1.0)");
+        CHECK(false);
+    } catch (const robotstxt::Error &e) {
+        CHECK(e.status() == ROBOTSTXT_STATUS_INVALID_TOKEN);
+        CHECK(std::string(e.what()).find("\"Mozilla/5.0 (compatible; NimbuBot/1.0)\"") != std::string::npos);
+    }
+    try {
+        robotstxt::Options bad;
+        bad.parse_limit = 1;
+        robotstxt::Robots::parse(body, bad);
+        CHECK(false);
+    } catch (const robotstxt::Error &e) {
+        CHECK(e.status() == ROBOTSTXT_STATUS_PARSE_LIMIT);
+    }
+
+    robotstxt::Options google;
+    google.profile = robotstxt::Profile::Google;
+    auto g = robotstxt::Robots::parse(body, google);
+    CHECK(g.rules_for("Mozilla/5.0 (compatible; NimbuBot/1.0)").can_fetch("/prices/history"));
+
+    // Rules outlive their Robots; handles move.
+    auto moved = std::move(nimbu);
+    { auto gone = std::move(robots); }
+    CHECK(!moved.can_fetch("/drafts/new-range"));
+
+    std::printf("C++ wrapper:\n%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
