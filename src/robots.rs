@@ -257,32 +257,31 @@ impl Builder {
         match kind {
             LineKind::UserAgent => self.add_agent(value),
             LineKind::Allow | LineKind::Disallow => {
+                // An empty value is no rule (§2.2.2); others should be paths.
+                diagnostic.invalid_value = !value.is_empty() && !matches!(value[0], b'/' | b'*');
                 let Some(group) = self.groups.last_mut() else {
                     diagnostic.outside_group = true;
                     return;
                 };
                 group.closed = true;
-                if value.is_empty() {
-                    return; // §2.2.2: an empty value is no rule.
+                if !value.is_empty() {
+                    self.add_rule(line, kind == LineKind::Allow, value);
                 }
-                diagnostic.invalid_value = !matches!(value[0], b'/' | b'*');
-                self.add_rule(line, kind == LineKind::Allow, value);
             }
-            LineKind::CrawlDelay | LineKind::RequestRate => {
-                let Some(group) = self.groups.last_mut() else {
-                    diagnostic.outside_group = true;
-                    return;
-                };
-                if kind == LineKind::CrawlDelay {
-                    match rate::parse_crawl_delay(value) {
-                        Some(delay) => group.crawl_delay = group.crawl_delay.max(Some(delay)),
-                        None => diagnostic.invalid_value = true,
-                    }
-                } else {
-                    match rate::parse_request_rate(value) {
-                        Some(rate) => group.request_rate = slowest(group.request_rate, Some(rate)),
-                        None => diagnostic.invalid_value = true,
-                    }
+            LineKind::CrawlDelay => {
+                let delay = rate::parse_crawl_delay(value);
+                diagnostic.invalid_value = delay.is_none();
+                match self.groups.last_mut() {
+                    Some(group) => group.crawl_delay = group.crawl_delay.max(delay),
+                    None => diagnostic.outside_group = true,
+                }
+            }
+            LineKind::RequestRate => {
+                let rate = rate::parse_request_rate(value);
+                diagnostic.invalid_value = rate.is_none();
+                match self.groups.last_mut() {
+                    Some(group) => group.request_rate = slowest(group.request_rate, rate),
+                    None => diagnostic.outside_group = true,
                 }
             }
             LineKind::Sitemap => {
