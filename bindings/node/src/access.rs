@@ -116,7 +116,7 @@ impl FetchOutcome {
         let bytes = |name: &str| -> Result<Option<Vec<u8>>> {
             match object.get(name)? {
                 Some(v) if !v.is_nullish()? => Ok(Some(
-                    v.with_bytes(&format!("outcome.{name}"), <[u8]>::to_vec)?,
+                    v.with_bytes(format_args!("outcome.{name}"), <[u8]>::to_vec)?,
                 )),
                 _ => Ok(None),
             }

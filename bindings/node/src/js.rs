@@ -3,10 +3,11 @@
 //! throws. All of the crate's `unsafe` is here, each block a single N-API
 //! call on values that napi-rs handed to the export.
 
+use std::fmt::Display;
 use std::mem::MaybeUninit;
 use std::ptr;
 
-use napi::bindgen_prelude::{ToNapiValue, Unknown};
+use napi::bindgen_prelude::Unknown;
 use napi::{sys, Env, Error, JsValue, Result, Status};
 
 /// Node's code for an argument of the wrong type (`TypeError`).
@@ -56,9 +57,8 @@ fn check(status: sys::napi_status) -> Result<()> {
     }
 }
 
-/// URLs of up to this many UTF-16 units are converted on the stack.
-const STACK_UNITS: usize = 1024;
-const STACK_BYTES: usize = STACK_UNITS * 3 + 1;
+/// Strings of up to about this many bytes of UTF-8 are converted on the stack.
+const STACK_BYTES: usize = 3072;
 
 /// One JavaScript value handed to an export.
 #[derive(Clone, Copy)]
@@ -160,10 +160,37 @@ impl<'e> Js<'e> {
 
     /// Calls `f` with the bytes of a string (UTF-8) or a `Uint8Array`/`Buffer`
     /// (as they are). Anything else throws a `TypeError` naming `what`.
-    /// Short strings are converted on the stack: no allocation.
-    pub fn with_bytes<R>(self, what: &str, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
-        if self.type_of()? == sys::ValueType::napi_string {
-            return self.with_string_bytes(f);
+    ///
+    /// The hot path of every check: a string of up to about 3 KiB of UTF-8
+    /// costs one N-API call and no allocation.
+    pub fn with_bytes<R>(self, what: impl Display, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
+        let env = self.env.raw();
+        let mut buf = [MaybeUninit::<u8>::uninit(); STACK_BYTES];
+        let mut len = 0;
+        // SAFETY: `buf` is writable for `STACK_BYTES` bytes; N-API writes at
+        // most `STACK_BYTES - 1` bytes and a NUL, or fails for a non-string.
+        let status = unsafe {
+            sys::napi_get_value_string_utf8(
+                env,
+                self.raw,
+                buf.as_mut_ptr().cast(),
+                STACK_BYTES,
+                &mut len,
+            )
+        };
+        if status == sys::Status::napi_ok {
+            // N-API writes whole characters only (at most 4 bytes each): with
+            // room for another one left, the string was not cut short.
+            if len + 4 < STACK_BYTES - 1 {
+                // SAFETY: N-API initialised the first `len` bytes.
+                let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), len) };
+                return Ok(f(bytes));
+            }
+            let owned = self.string_bytes()?;
+            return Ok(f(&owned));
+        }
+        if status != sys::Status::napi_string_expected {
+            check(status)?;
         }
         match self.uint8_array()? {
             Some(bytes) => Ok(f(bytes)),
@@ -175,37 +202,6 @@ impl<'e> Js<'e> {
                 ),
             )),
         }
-    }
-
-    fn with_string_bytes<R>(self, f: impl FnOnce(&[u8]) -> R) -> Result<R> {
-        let env = self.env.raw();
-        let mut units = 0;
-        // SAFETY: `raw` is a string; a null buffer asks for its length only.
-        check(unsafe {
-            sys::napi_get_value_string_utf16(env, self.raw, ptr::null_mut(), 0, &mut units)
-        })?;
-        // Each UTF-16 unit is at most 3 bytes of UTF-8 (lone surrogates
-        // become U+FFFD), plus the NUL that N-API writes.
-        if units < STACK_UNITS {
-            let mut buf = [MaybeUninit::<u8>::uninit(); STACK_BYTES];
-            let mut len = 0;
-            // SAFETY: `buf` is writable for `STACK_BYTES` bytes, enough for
-            // the whole string and its NUL.
-            check(unsafe {
-                sys::napi_get_value_string_utf8(
-                    env,
-                    self.raw,
-                    buf.as_mut_ptr().cast(),
-                    STACK_BYTES,
-                    &mut len,
-                )
-            })?;
-            // SAFETY: N-API initialised the first `len` bytes.
-            let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), len) };
-            return Ok(f(bytes));
-        }
-        let owned = self.string_bytes()?;
-        Ok(f(&owned))
     }
 
     /// The UTF-8 bytes of a string value, on the heap.
@@ -423,14 +419,95 @@ impl<'e> ArrayBuilder<'e> {
         Ok(())
     }
 
-    pub fn push<T: ToNapiValue>(&mut self, value: T) -> Result<()> {
-        // SAFETY: converts a Rust value into a new value of this scope.
-        let raw = unsafe { T::to_napi_value(self.env.raw(), value) }?;
-        self.push_raw(raw)
+    pub fn finish(self) -> Unknown<'e> {
+        unknown(self.env, self.raw)
+    }
+}
+
+/// A value of a property of an object built by [`Shape`].
+pub enum Value<'a> {
+    Bool(bool),
+    U32(u32),
+    Str(&'a str),
+    Raw(sys::napi_value),
+}
+
+/// Builds many objects with the same keys, each in one N-API call: the
+/// keys are made once, not once per object.
+pub struct Shape<'e, const N: usize> {
+    env: &'e Env,
+    keys: [sys::napi_value; N],
+}
+
+impl<'e, const N: usize> Shape<'e, N> {
+    pub fn new(env: &'e Env, names: [&str; N]) -> Result<Self> {
+        let mut keys = [ptr::null_mut(); N];
+        for (key, name) in keys.iter_mut().zip(names) {
+            *key = string(env, name)?;
+        }
+        Ok(Shape { env, keys })
     }
 
-    pub fn finish(self) -> Unknown<'e> {
-        // SAFETY: `raw` is the array created above, alive in this scope.
-        unsafe { Unknown::from_raw_unchecked(self.env.raw(), self.raw) }
+    pub fn build(&self, values: [Value<'_>; N]) -> Result<sys::napi_value> {
+        let env = self.env.raw();
+        let mut properties: [sys::napi_property_descriptor; N] =
+            std::array::from_fn(|i| sys::napi_property_descriptor {
+                utf8name: ptr::null(),
+                name: self.keys[i],
+                method: None,
+                getter: None,
+                setter: None,
+                value: ptr::null_mut(),
+                attributes: sys::PropertyAttributes::writable
+                    | sys::PropertyAttributes::enumerable
+                    | sys::PropertyAttributes::configurable,
+                data: ptr::null_mut(),
+            });
+        for (property, value) in properties.iter_mut().zip(values) {
+            property.value = match value {
+                Value::Bool(b) => {
+                    let mut raw = ptr::null_mut();
+                    // SAFETY: reads a singleton of this environment.
+                    check(unsafe { sys::napi_get_boolean(env, b, &mut raw) })?;
+                    raw
+                }
+                Value::U32(n) => {
+                    let mut raw = ptr::null_mut();
+                    // SAFETY: creates a number in the current scope.
+                    check(unsafe { sys::napi_create_uint32(env, n, &mut raw) })?;
+                    raw
+                }
+                Value::Str(s) => string(self.env, s)?,
+                Value::Raw(raw) => raw,
+            };
+        }
+        let mut object = ptr::null_mut();
+        // SAFETY: creates an object in the current scope, then defines the
+        // `N` data properties described above (names and values are live).
+        check(unsafe { sys::napi_create_object(env, &mut object) })?;
+        // SAFETY: as above.
+        check(unsafe { sys::napi_define_properties(env, object, N, properties.as_ptr()) })?;
+        Ok(object)
     }
+}
+
+/// A new JavaScript string.
+pub fn string(env: &Env, text: &str) -> Result<sys::napi_value> {
+    let mut raw = ptr::null_mut();
+    // SAFETY: `text` is valid UTF-8 for `text.len()` bytes.
+    check(unsafe {
+        sys::napi_create_string_utf8(
+            env.raw(),
+            text.as_ptr().cast(),
+            text.len() as isize,
+            &mut raw,
+        )
+    })?;
+    Ok(raw)
+}
+
+/// Wraps a raw value as the return value of an export.
+pub fn unknown<'e>(env: &'e Env, raw: sys::napi_value) -> Unknown<'e> {
+    // SAFETY: `raw` is a live value of this call's scope.
+    unsafe { Unknown::from_raw_unchecked(env.raw(), raw) }
 }

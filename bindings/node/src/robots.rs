@@ -249,7 +249,7 @@ impl Robots {
         let mut list = Vec::with_capacity(len as usize);
         for i in 0..len {
             let token = tokens.element(i)?;
-            list.push(token.with_bytes(&format!("tokens[{i}]"), <[u8]>::to_vec)?);
+            list.push(token.with_bytes(format_args!("tokens[{i}]"), <[u8]>::to_vec)?);
         }
         let rules = select(&self.inner, &list).map_err(|e| js::core_error(env, &e))?;
         Ok(Rules::wrap(env, rules))

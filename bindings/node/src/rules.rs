@@ -5,7 +5,9 @@ use napi::bindgen_prelude::{ObjectFinalize, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
-use crate::js::{ArrayBuilder, Js};
+use napi::sys;
+
+use crate::js::{self, ArrayBuilder, Js, Shape, Value};
 use crate::robots::Profile;
 
 /// Whether the deciding rule allowed or disallowed, or `'none'` when no rule
@@ -22,6 +24,7 @@ pub enum DecisionKind {
 
 /// The answer for one URL and the rule that gave it.
 #[napi(object, object_from_js = false)]
+#[allow(dead_code)] // Declares the type for index.d.ts; `Decisions` builds the objects.
 pub struct Decision {
     /// May the crawler fetch the URL.
     pub allowed: bool,
@@ -34,18 +37,37 @@ pub struct Decision {
     pub pattern: String,
 }
 
-impl Decision {
-    fn from_core(d: robotstxt::Decision<'_>) -> Decision {
-        Decision {
-            allowed: d.allowed,
-            line: d.line,
-            kind: match d.kind {
-                robotstxt::DecisionKind::Allow => DecisionKind::Allow,
-                robotstxt::DecisionKind::Disallow => DecisionKind::Disallow,
-                robotstxt::DecisionKind::NoMatch => DecisionKind::None,
-            },
-            pattern: d.pattern.to_owned(),
-        }
+/// Makes `Decision` objects: keys and kind names are created once per call,
+/// however many decisions it returns.
+struct Decisions<'e> {
+    shape: Shape<'e, 4>,
+    kinds: [sys::napi_value; 3],
+}
+
+impl<'e> Decisions<'e> {
+    fn new(env: &'e Env) -> Result<Self> {
+        Ok(Decisions {
+            shape: Shape::new(env, ["allowed", "line", "kind", "pattern"])?,
+            kinds: [
+                js::string(env, robotstxt::DecisionKind::Allow.name())?,
+                js::string(env, robotstxt::DecisionKind::Disallow.name())?,
+                js::string(env, robotstxt::DecisionKind::NoMatch.name())?,
+            ],
+        })
+    }
+
+    fn make(&self, d: robotstxt::Decision<'_>) -> Result<sys::napi_value> {
+        let kind = match d.kind {
+            robotstxt::DecisionKind::Allow => self.kinds[0],
+            robotstxt::DecisionKind::Disallow => self.kinds[1],
+            robotstxt::DecisionKind::NoMatch => self.kinds[2],
+        };
+        self.shape.build([
+            Value::Bool(d.allowed),
+            Value::U32(d.line),
+            Value::Raw(kind),
+            Value::Str(d.pattern),
+        ])
     }
 }
 
@@ -104,9 +126,16 @@ impl Rules {
     /// The answer for `url` and the line that decided it.
     ///
     /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
-    #[napi(catch_unwind, ts_args_type = "url: string | Uint8Array")]
-    pub fn decide(&self, env: &Env, url: Unknown) -> Result<Decision> {
-        Js::new(env, &url).with_bytes("url", |u| Decision::from_core(self.inner.decide(u)))
+    #[napi(
+        catch_unwind,
+        ts_args_type = "url: string | Uint8Array",
+        ts_return_type = "Decision"
+    )]
+    pub fn decide<'e>(&self, env: &'e Env, url: Unknown) -> Result<Unknown<'e>> {
+        let decisions = Decisions::new(env)?;
+        let made =
+            Js::new(env, &url).with_bytes("url", |u| decisions.make(self.inner.decide(u)))?;
+        Ok(js::unknown(env, made?))
     }
 
     /// The URLs of `urls` that the crawler may fetch, in order, as the same
@@ -125,7 +154,7 @@ impl Rules {
         let mut out = ArrayBuilder::new(env)?;
         for i in 0..urls.array_len("urls")? {
             let url = urls.element(i)?;
-            if url.with_bytes(&format!("urls[{i}]"), |u| self.inner.can_fetch(u))? {
+            if url.with_bytes(format_args!("urls[{i}]"), |u| self.inner.can_fetch(u))? {
                 out.push_raw(url.raw)?;
             }
         }
@@ -144,12 +173,15 @@ impl Rules {
     )]
     pub fn decide_many<'e>(&self, env: &'e Env, urls: Unknown) -> Result<Unknown<'e>> {
         let urls = Js::new(env, &urls);
+        let decisions = Decisions::new(env)?;
         let mut out = ArrayBuilder::new(env)?;
         for i in 0..urls.array_len("urls")? {
-            let decision = urls.element(i)?.with_bytes(&format!("urls[{i}]"), |u| {
-                Decision::from_core(self.inner.decide(u))
-            })?;
-            out.push(decision)?;
+            let decision = urls
+                .element(i)?
+                .with_bytes(format_args!("urls[{i}]"), |u| {
+                    decisions.make(self.inner.decide(u))
+                })??;
+            out.push_raw(decision)?;
         }
         Ok(out.finish())
     }

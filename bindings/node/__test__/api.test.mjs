@@ -1,0 +1,389 @@
+// The binding's own surface: the practice shop (SPEC §9), strings vs
+// Buffers, non-UTF-8 bodies, every error path, access and freshness.
+
+import assert from 'node:assert/strict'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join } from 'node:path'
+import { describe, test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+import * as esm from 'robotstxt'
+import {
+  Entry, Robots, Rules, accessFromOutcome, classifyFetch, version
+} from '../index.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const SHOP = readFileSync(join(here, 'shop.txt'))
+const require = createRequire(import.meta.url)
+
+describe('loading', () => {
+  test('require and import give the same addon', () => {
+    const cjs = require('robotstxt')
+    assert.equal(cjs.Robots, Robots)
+    assert.equal(esm.Robots, Robots)
+    assert.equal(typeof esm.classifyFetch, 'function')
+    assert.match(version(), /^\d+\.\d+\.\d+/)
+  })
+
+  test('the shop fixture is the shipped practice shop', () => {
+    const shipped = join(here, '..', '..', '..', 'examples', 'shop', 'robots.txt')
+    if (existsSync(shipped)) assert.deepEqual(readFileSync(shipped), SHOP)
+  })
+})
+
+describe('the practice shop (SPEC §9, RFC profile)', () => {
+  const robots = Robots.parse(SHOP)
+  const table = [
+    ['NimbuBot', '/prices/today', true, 10, 'allow', '/prices/today'],
+    ['NimbuBot', '/prices/history', false, 9, 'disallow', '/prices/'],
+    ['NimbuBot', '/guides/size-chart.pdf', false, 11, 'disallow', '/*.pdf$'],
+    ['NimbuBot', '/guides/size-chart.pdf?print=1', true, 0, 'none', ''],
+    ['NimbuBot', '/offers/weekend', true, 13, 'allow', '/offers/'],
+    ['NimbuBot', '/drafts/new-range', false, 17, 'disallow', '/drafts/'],
+    ['NimbuBot', '/account/orders', true, 0, 'none', ''],
+    ['OtherBot', '/account/orders', false, 2, 'disallow', '/account/'],
+    ['OtherBot', '/products/?sort=price', false, 4, 'disallow', '/products/*?sort='],
+    ['ArchiveBot', '/robots.txt', true, 0, 'none', ''],
+    ['nimbubot', '/%70rices/history', false, 9, 'disallow', '/prices/']
+  ]
+  for (const [token, path, allowed, line, kind, pattern] of table) {
+    test(`${token} ${path}`, () => {
+      const rules = robots.rulesFor(token)
+      assert.deepEqual(rules.decide(path), { allowed, line, kind, pattern })
+      assert.equal(rules.isAllowed(`https://bazaar.nimbu.test${path}`), allowed)
+    })
+  }
+
+  test('a whole User-Agent header is not a product token', () => {
+    const header = 'Mozilla/5.0 (compatible; NimbuBot/1.0)'
+    assert.throws(() => robots.rulesFor(header), (err) => {
+      assert.ok(err instanceof RangeError)
+      assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_TOKEN')
+      assert.ok(err.message.includes(JSON.stringify(header)), err.message)
+      assert.match(err.message, /product token/)
+      return true
+    })
+  })
+
+  test('crawl delays, sitemaps, host, diagnostics', () => {
+    assert.equal(robots.rulesFor('NimbuBot').crawlDelay, 2.5)
+    assert.equal(robots.rulesFor('OtherBot').crawlDelay, 2)
+    assert.equal(robots.rulesFor('ArchiveBot').crawlDelay, null)
+    assert.deepEqual(robots.sitemaps, ['https://bazaar.nimbu.test/sitemap.xml'])
+    assert.equal(robots.host, null)
+    assert.deepEqual(robots.diagnostics, [])
+    assert.equal(robots.groupCount, 4)
+    assert.equal(robots.ruleCount, 11)
+    assert.equal(robots.profile, 'rfc')
+  })
+
+  test('several tokens: merged, and strictest-of', () => {
+    const any = robots.rulesForAny(['ArchiveBot', 'NimbuBot'])
+    assert.equal(any.isAllowed('/prices/today'), true) // the longest rule of both groups
+    const strictest = robots.rulesForStrictest(['NimbuBot', 'ArchiveBot'])
+    assert.equal(strictest.isAllowed('/prices/today'), false)
+    assert.equal(strictest.crawlDelay, 2.5)
+    assert.equal(strictest.decide('/x').kind, 'disallow')
+  })
+})
+
+describe('strings and Buffers', () => {
+  test('a body as string, Buffer and Uint8Array parses alike', () => {
+    const text = SHOP.toString('utf8')
+    const bytes = new Uint8Array(SHOP.buffer.slice(SHOP.byteOffset, SHOP.byteOffset + SHOP.length))
+    for (const body of [text, SHOP, bytes]) {
+      const rules = Robots.parse(body).rulesFor('NimbuBot')
+      assert.equal(rules.isAllowed('/prices/history'), false)
+      assert.equal(rules.decide('/prices/today').line, 10)
+    }
+  })
+
+  test('a Uint8Array view honours its offset and length', () => {
+    const padded = Buffer.concat([Buffer.from('Disallow: /x\n'), SHOP, Buffer.from('Disallow: /y\n')])
+    const view = padded.subarray(13, 13 + SHOP.length)
+    const rules = Robots.parse(view).rulesFor('OtherBot')
+    assert.equal(rules.isAllowed('/y'), true)
+    assert.equal(rules.decide('/account/').line, 2)
+  })
+
+  test('URLs and tokens as Buffers answer as strings do', () => {
+    const robots = Robots.parse(SHOP)
+    const rules = robots.rulesFor(Buffer.from('NimbuBot'))
+    assert.deepEqual(rules.decide(Buffer.from('/prices/today')), rules.decide('/prices/today'))
+    assert.deepEqual(robots.rulesForAny([Buffer.from('nimbubot')]).decide('/drafts/x'),
+      robots.rulesFor('NimbuBot').decide('/drafts/x'))
+  })
+
+  test('non-ASCII strings are matched as UTF-8', () => {
+    const robots = Robots.parse('User-agent: *\nDisallow: /ツ\n')
+    const rfc = robots.rulesFor('ExampleBot')
+    assert.equal(rfc.isAllowed('/ツ/x'), false)
+    assert.equal(rfc.isAllowed('/%E3%83%84/x'), false)
+    assert.equal(rfc.decide('/ツ').pattern, '/%E3%83%84')
+    const google = Robots.parse('User-agent: *\nDisallow: /ツ\n', { profile: 'google' }).rulesFor('x')
+    assert.equal(google.isAllowed('/ツ'), true) // Google compares paths as given
+    assert.equal(google.isAllowed('/%E3%83%84'), false)
+  })
+
+  test('long URLs (beyond the stack buffer) answer the same', () => {
+    const rules = Robots.parse('User-agent: *\nDisallow: /*zz$\n').rulesFor('ExampleBot')
+    for (const n of [1000, 1023, 1024, 1025, 5000, 100000]) {
+      const url = '/' + 'ツ'.repeat(n) + 'zz'
+      assert.equal(rules.isAllowed(url), false, `${n}`)
+      assert.equal(rules.isAllowed(Buffer.from(url)), false, `${n} bytes`)
+      assert.equal(rules.isAllowed(url + 'a'), true, `${n}+a`)
+    }
+  })
+
+  test('lone surrogates in a string become U+FFFD, not a crash', () => {
+    const rules = Robots.parse('User-agent: *\nDisallow: /%EF%BF%BD\n').rulesFor('ExampleBot')
+    assert.equal(rules.isAllowed('/\uD800'), false)
+  })
+})
+
+describe('bodies that are not UTF-8', () => {
+  test('invalid UTF-8, NUL bytes and binary junk parse', () => {
+    const body = Buffer.concat([
+      Buffer.from([0xff, 0xfe, 0x00, 0x80]), Buffer.from('\nUser-agent: *\nDisallow: /a'),
+      Buffer.from([0xc3, 0x28]), Buffer.from('\nDisallow: /b\x00c\n'), Buffer.from([0xe2, 0x82])
+    ])
+    const rfc = Robots.parse(body).rulesFor('ExampleBot')
+    assert.equal(rfc.decide('/a%C3(').allowed, false)
+    assert.equal(rfc.decide('/a%C3(').pattern, '/a%C3(')
+    assert.equal(rfc.isAllowed(Buffer.from([0x2f, 0x61, 0xc3, 0x28])), false)
+    const google = Robots.parse(body, { profile: 'google' }).rulesFor('ExampleBot')
+    assert.equal(google.isAllowed('/b'), false) // NUL ends the line's content
+    assert.equal(google.decide('/b').pattern, '/b')
+    for (let seed = 0; seed < 200; seed++) {
+      const junk = Buffer.alloc(seed * 37)
+      for (let i = 0; i < junk.length; i++) junk[i] = (i * 131 + seed * 17) & 0xff
+      const r = Robots.parse(junk)
+      assert.equal(typeof r.rulesFor('x').isAllowed(junk), 'boolean')
+      assert.ok(Array.isArray(r.diagnostics))
+    }
+  })
+
+  test('sitemaps and host that are not UTF-8 read lossily', () => {
+    const body = Buffer.concat([Buffer.from('Sitemap: https://a.test/'), Buffer.from([0xff]),
+      Buffer.from('\nHost: h'), Buffer.from([0xe9, 0x0a])])
+    const robots = Robots.parse(body)
+    assert.deepEqual(robots.sitemaps, ['https://a.test/\uFFFD'])
+    assert.equal(robots.host, 'h\uFFFD')
+  })
+
+  test('an HTML page is no rules', () => {
+    const rules = Robots.parse('<!doctype html><html><body>Not found</body></html>').rulesFor('x')
+    assert.equal(rules.ruleCount, 0)
+    assert.equal(rules.isAllowed('/anything'), true)
+  })
+})
+
+describe('options', () => {
+  test('profile, parseLimit, typos', () => {
+    const long = 'User-agent: *\n' + '#'.repeat(600000) + '\nDisallow: /x\n'
+    assert.equal(Robots.parse(long).rulesFor('a').isAllowed('/x'), true)
+    assert.equal(Robots.parse(long, { parseLimit: 700000 }).rulesFor('a').isAllowed('/x'), false)
+    const typo = 'User-agent: *\nDissallow: /x\n'
+    assert.equal(Robots.parse(typo).rulesFor('a').isAllowed('/x'), false)
+    assert.equal(Robots.parse(typo, { typos: false }).rulesFor('a').isAllowed('/x'), true)
+    assert.deepEqual(Robots.parse(typo).diagnostics, [{ line: 2, kind: 'disallow', flags: ['typo'] }])
+    assert.equal(Robots.parse(typo, { profile: 'google' }).profile, 'google')
+    assert.equal(Robots.parse(typo, null).profile, 'rfc')
+    assert.equal(Robots.parse(typo, undefined).profile, 'rfc')
+  })
+
+  test('the Google profile accepts any crawler name', () => {
+    const robots = Robots.parse(SHOP, { profile: 'google' })
+    assert.equal(robots.rulesFor('Mozilla/5.0 (compatible; NimbuBot/1.0)').isAllowed('/account/x'), false)
+    assert.equal(robots.rulesFor('').isAllowed('/x'), true)
+  })
+
+  test('request-rate', () => {
+    const rules = Robots.parse('User-agent: *\nRequest-rate: 1/10s\nRequest-rate: 3/1m\n').rulesFor('a')
+    assert.deepEqual(rules.requestRate, { requests: 3, seconds: 60, interval: 20 }) // the slowest
+    assert.equal(Robots.parse('').rulesFor('a').requestRate, null)
+  })
+})
+
+/** Asserts that `fn` throws an instance of `type` with `code`. */
+function throwsWith (fn, type, code, message) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof type, `expected a ${type.name}, got ${err?.constructor?.name}: ${err?.message}`)
+    assert.equal(err.code, code)
+    if (message) assert.match(err.message, message)
+    return true
+  })
+}
+
+describe('errors', () => {
+  const robots = Robots.parse(SHOP)
+  const rules = robots.rulesFor('NimbuBot')
+  const notBytes = [undefined, null, 42, true, {}, [], Symbol('s'), () => {}, new Uint16Array(2), new ArrayBuffer(2), 10n]
+
+  test('wrong types throw TypeError', () => {
+    for (const value of notBytes) {
+      throwsWith(() => Robots.parse(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^body must be a string, a Buffer or a Uint8Array/)
+      throwsWith(() => robots.rulesFor(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^token must be/)
+      throwsWith(() => rules.isAllowed(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be/)
+      throwsWith(() => rules.decide(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be/)
+      throwsWith(() => rules.filterAllowed(['/a', value]), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls\[1\] must be/)
+      throwsWith(() => rules.decideMany([value]), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls\[0\] must be/)
+      throwsWith(() => robots.rulesForAny(['a', value]), TypeError, 'ERR_INVALID_ARG_TYPE', /^tokens\[1\] must be/)
+      throwsWith(() => robots.rulesForStrictest([value]), TypeError, 'ERR_INVALID_ARG_TYPE', /^tokens\[0\] must be/)
+    }
+    for (const value of ['/a', 42, { length: 1, 0: '/a' }, new Set(['/a'])]) {
+      throwsWith(() => rules.filterAllowed(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls must be an array/)
+      throwsWith(() => rules.decideMany(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls must be an array/)
+      throwsWith(() => robots.rulesForAny(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^tokens must be an array/)
+    }
+    throwsWith(() => Robots.parse('', 'google'), TypeError, 'ERR_INVALID_ARG_TYPE', /^options must be an object/)
+    throwsWith(() => Robots.parse('', { profile: 1 }), TypeError, 'ERR_INVALID_ARG_TYPE', /^options.profile must be a string/)
+    throwsWith(() => Robots.parse('', { parseLimit: '600000' }), TypeError, 'ERR_INVALID_ARG_TYPE', /parseLimit must be a number/)
+    throwsWith(() => Robots.parse('', { typos: 'no' }), TypeError, 'ERR_INVALID_ARG_TYPE', /typos must be a boolean/)
+  })
+
+  test('invalid tokens and options throw RangeError with the core message', () => {
+    for (const token of ['', 'MyBot/1.0', 'My Bot', 'Bot42', 'ExampleBot\n']) {
+      throwsWith(() => robots.rulesFor(token), RangeError, 'ERR_ROBOTSTXT_INVALID_TOKEN', /invalid product token .*RFC 9309/)
+      throwsWith(() => robots.rulesForAny(['NimbuBot', token]), RangeError, 'ERR_ROBOTSTXT_INVALID_TOKEN')
+      throwsWith(() => robots.rulesForStrictest([token]), RangeError, 'ERR_ROBOTSTXT_INVALID_TOKEN')
+    }
+    throwsWith(() => robots.rulesForAny([]), RangeError, 'ERR_ROBOTSTXT_NO_TOKENS', /no product tokens/)
+    throwsWith(() => robots.rulesForStrictest([]), RangeError, 'ERR_ROBOTSTXT_NO_TOKENS')
+    for (const limit of [0, 511999, 2 ** 29 + 1, 2 ** 32 - 1]) {
+      throwsWith(() => Robots.parse('', { parseLimit: limit }), RangeError, 'ERR_ROBOTSTXT_PARSE_LIMIT',
+        new RegExp(`^parse limit ${limit} is out of range`))
+    }
+    for (const limit of [-1, 600000.5, NaN, Infinity, 2 ** 40]) {
+      throwsWith(() => Robots.parse('', { parseLimit: limit }), RangeError, 'ERR_ROBOTSTXT_PARSE_LIMIT', /parseLimit/)
+    }
+    throwsWith(() => Robots.parse('', { profile: 'Google' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /"rfc", "google"/)
+    throwsWith(() => Robots.parse('', { profil: 'google' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /unknown option "profil"/)
+  })
+
+  test('classes cannot be built by hand, methods need their object', () => {
+    assert.throws(() => new Robots())
+    assert.throws(() => new Rules())
+    assert.throws(() => Robots.prototype.rulesFor.call({}, 'a'))
+    assert.throws(() => Rules.prototype.isAllowed.call(robots, '/a'))
+    assert.throws(() => Object.getOwnPropertyDescriptor(Rules.prototype, 'crawlDelay').get.call({}))
+  })
+
+  test('access and freshness arguments', () => {
+    throwsWith(() => classifyFetch('200'), TypeError, 'ERR_INVALID_ARG_TYPE', /^status must be a number/)
+    throwsWith(() => classifyFetch(200.5), RangeError, 'ERR_OUT_OF_RANGE', /^status must be a whole number/)
+    throwsWith(() => classifyFetch(1000), RangeError, 'ERR_OUT_OF_RANGE')
+    throwsWith(() => classifyFetch(200, -1), RangeError, 'ERR_OUT_OF_RANGE', /^redirects/)
+    throwsWith(() => classifyFetch(200, 0, 'lenient'), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /"careful", "strict"/)
+    throwsWith(() => accessFromOutcome(200), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome must be an object/)
+    throwsWith(() => accessFromOutcome({}), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome.status must be a number or null/)
+    throwsWith(() => accessFromOutcome({ status: 200, bdy: '' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /unknown option "bdy"/)
+    throwsWith(() => accessFromOutcome({ status: 200, body: 5 }), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome.body must be/)
+    throwsWith(() => accessFromOutcome({ status: 200 }, { policy: 'x' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION')
+    throwsWith(() => accessFromOutcome({ status: 200 }, { parseLimit: 1 }), RangeError, 'ERR_ROBOTSTXT_PARSE_LIMIT')
+    throwsWith(() => new Entry({ freshForMs: -1 }), RangeError, 'ERR_OUT_OF_RANGE', /freshForMs/)
+    throwsWith(() => new Entry({ afterLimit: 'drop' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /"keep", "allow"/)
+    throwsWith(() => new Entry({ fresh: 1 }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION')
+    throwsWith(() => new Entry(7), TypeError, 'ERR_INVALID_ARG_TYPE')
+    const entry = new Entry()
+    throwsWith(() => entry.isDue('now'), TypeError, 'ERR_INVALID_ARG_TYPE', /^now must be a number/)
+    throwsWith(() => entry.isDue(-5), RangeError, 'ERR_OUT_OF_RANGE')
+    throwsWith(() => entry.answer(NaN), RangeError, 'ERR_OUT_OF_RANGE')
+    throwsWith(() => entry.record({ status: 200, maxAgeMs: -1 }, 0), RangeError, 'ERR_OUT_OF_RANGE', /maxAgeMs/)
+    throwsWith(() => entry.record({ status: 200, etag: 1 }, 0), TypeError, 'ERR_INVALID_ARG_TYPE', /etag/)
+    assert.equal(entry.hasCopy, false) // nothing was recorded by the failed calls
+  })
+
+  test('an exception from an option getter propagates', () => {
+    const options = { get profile () { throw new Error('boom') } }
+    assert.throws(() => Robots.parse('', options), /boom/)
+  })
+})
+
+describe('batches', () => {
+  const rules = Robots.parse(SHOP).rulesFor('NimbuBot')
+  const urls = ['/prices/today', '/prices/history', Buffer.from('/offers/x'), '/x.pdf', '', 'https://a.test']
+
+  test('filterAllowed keeps the allowed values themselves, in order', () => {
+    const kept = rules.filterAllowed(urls)
+    assert.deepEqual(kept, urls.filter((u) => rules.isAllowed(u)))
+    assert.equal(kept[1], urls[2]) // the same Buffer object
+    assert.deepEqual(rules.filterAllowed([]), [])
+  })
+
+  test('decideMany answers as decide, in order', () => {
+    assert.deepEqual(rules.decideMany(urls), urls.map((u) => rules.decide(u)))
+    const sparse = ['/a', , '/b'] // eslint-disable-line no-sparse-arrays
+    assert.throws(() => rules.decideMany(sparse), TypeError)
+  })
+})
+
+describe('access (SPEC §6)', () => {
+  test('classifyFetch', () => {
+    const table = [
+      [200, 0, 'careful', 'follow-rules', false], [200, 6, 'careful', 'allow-all', false],
+      [304, 0, 'careful', 'not-modified', false], [302, 0, 'careful', 'disallow-all', true],
+      [401, 0, 'careful', 'disallow-all', true], [403, 0, 'strict', 'allow-all', false],
+      [404, 0, 'careful', 'allow-all', false], [429, 0, 'careful', 'disallow-all', true],
+      [503, 0, 'careful', 'disallow-all', true], [null, 0, 'careful', 'disallow-all', true],
+      [100, 0, 'careful', 'disallow-all', true]
+    ]
+    for (const [status, redirects, policy, access, retryLater] of table) {
+      assert.deepEqual(classifyFetch(status, redirects, policy), { access, retryLater }, `${status}`)
+    }
+    assert.deepEqual(classifyFetch(undefined), { access: 'disallow-all', retryLater: true })
+  })
+
+  test('accessFromOutcome parses a 2xx body', () => {
+    const got = accessFromOutcome({ status: 200, body: SHOP }, { profile: 'google', policy: 'strict' })
+    assert.equal(got.access, 'follow-rules')
+    assert.equal(got.retryLater, false)
+    assert.ok(got.robots instanceof Robots)
+    assert.equal(got.robots.profile, 'google')
+    assert.equal(got.robots.rulesFor('OtherBot').isAllowed('/account/'), false)
+    assert.deepEqual(accessFromOutcome({ status: 403 }, { policy: 'strict' }),
+      { access: 'allow-all', retryLater: false, robots: null })
+    assert.deepEqual(accessFromOutcome({ status: null }),
+      { access: 'disallow-all', retryLater: true, robots: null })
+  })
+})
+
+describe('freshness (SPEC §7)', () => {
+  const H = 3600 * 1000
+
+  test('the worked example, in epoch milliseconds', () => {
+    const t0 = Date.UTC(2025, 0, 1)
+    const entry = new Entry()
+    assert.equal(entry.isDue(t0), true)
+    assert.equal(entry.record({ status: 200, body: SHOP, etag: '"v1"' }, t0), 'follow-rules')
+    assert.equal(entry.fetchedAt, t0)
+    assert.equal(entry.dueAt, t0 + 24 * H)
+    assert.equal(entry.isDue(t0 + 2 * H), false)
+    assert.equal(entry.isDue(t0 + 23.5 * H), false)
+    assert.equal(entry.isDue(t0 + 24.5 * H), true)
+    assert.deepEqual(entry.validators, { etag: '"v1"', lastModified: null })
+    assert.equal(entry.record({ status: 503 }, t0 + 24.5 * H), 'disallow-all')
+    assert.equal(entry.failures, 1)
+    const answer = entry.answer(t0 + 24.5 * H)
+    assert.equal(answer.kind, 'rules')
+    assert.equal(answer.robots.rulesFor('NimbuBot').isAllowed('/prices/history'), false)
+    assert.equal(entry.dueAt, t0 + 25.5 * H)
+    entry.record({ status: 200, body: 'User-agent: *\nDisallow: /\n' }, t0 + 25.5 * H)
+    assert.equal(entry.answer(t0 + 25.5 * H).robots.rulesFor('NimbuBot').isAllowed('/prices/today'), false)
+    assert.deepEqual(entry.validators, { etag: null, lastModified: null })
+  })
+
+  test('no copy: disallow everything; now defaults to Date.now()', () => {
+    const entry = new Entry({ retryMs: 60000, policy: 'careful' })
+    assert.deepEqual(entry.answer(), { kind: 'disallow-all', robots: null })
+    assert.equal(entry.isDue(), true)
+    const before = Date.now()
+    entry.record({ status: 500 })
+    assert.ok(entry.dueAt >= before + 60000 && entry.dueAt <= Date.now() + 60000)
+    assert.equal(entry.isDue(), false)
+    entry.record({ status: 404 }, 0)
+    assert.deepEqual(entry.answer(0), { kind: 'allow-all', robots: null })
+    assert.equal(entry.hasCopy, true)
+  })
+})

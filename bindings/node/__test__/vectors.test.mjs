@@ -1,0 +1,262 @@
+// Runs every case of tests/vectors/*.json (format: tests/vectors/README.md)
+// through the binding: the same answers as the Rust core, or a failure.
+
+import assert from 'node:assert/strict'
+import { readFileSync, readdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { test } from 'node:test'
+import { fileURLToPath } from 'node:url'
+
+import { Entry, Robots, classifyFetch } from '../index.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const vectorsDir = join(here, '..', '..', '..', 'tests', 'vectors')
+
+/** Fails on a field the runner does not know, so a typo cannot hide a case. */
+function checkFields (object, known, at) {
+  assert.equal(typeof object, 'object', `${at}: not an object`)
+  for (const key of Object.keys(object)) {
+    assert.ok(known.includes(key) || key === 'note', `${at}: unknown field ${JSON.stringify(key)}`)
+  }
+}
+
+/** `body`/`url_parts`: a string, or parts of text, hex and repeats. */
+function bytesOf (value, at) {
+  if (typeof value === 'string') return Buffer.from(value, 'utf8')
+  assert.ok(Array.isArray(value), `${at}: bytes must be a string or parts`)
+  const parts = value.map((part) => {
+    if ('text' in part) {
+      checkFields(part, ['text'], at)
+      return Buffer.from(part.text, 'utf8')
+    }
+    if ('hex' in part) {
+      checkFields(part, ['hex'], at)
+      assert.match(part.hex, /^([0-9a-fA-F]{2})*$/, `${at}: hex`)
+      return Buffer.from(part.hex, 'hex')
+    }
+    if ('repeat' in part) {
+      checkFields(part, ['repeat', 'times'], at)
+      return Buffer.from(part.repeat.repeat(part.times), 'utf8')
+    }
+    assert.fail(`${at}: unknown body part ${JSON.stringify(part)}`)
+  })
+  return Buffer.concat(parts)
+}
+
+/** The body as the binding gets it: a JSON string stays a string. */
+function bodyArg (value, at) {
+  return typeof value === 'string' ? value : bytesOf(value, at)
+}
+
+function profiles (kase, at) {
+  const profile = kase.profile ?? 'both'
+  if (profile === 'both') return ['rfc', 'google']
+  assert.ok(['rfc', 'google'].includes(profile), `${at}: unknown profile ${profile}`)
+  return [profile]
+}
+
+function parseOptions (kase, profile, at) {
+  const options = { profile }
+  if (kase.options !== undefined) {
+    checkFields(kase.options, ['parse_limit', 'typos'], `${at} options`)
+    if (kase.options.parse_limit !== undefined) options.parseLimit = kase.options.parse_limit
+    if (kase.options.typos !== undefined) options.typos = kase.options.typos
+  }
+  return options
+}
+
+function select (robots, kase, at) {
+  if (kase.token !== undefined) return robots.rulesFor(kase.token)
+  assert.ok(Array.isArray(kase.tokens), `${at}: a selection needs token or tokens`)
+  if (kase.mode === 'any') return robots.rulesForAny(kase.tokens)
+  if (kase.mode === 'strictest') return robots.rulesForStrictest(kase.tokens)
+  assert.fail(`${at}: unknown mode ${kase.mode}`)
+}
+
+function urlOf (check, at) {
+  const hasUrl = check.url !== undefined
+  const hasParts = check.url_parts !== undefined
+  assert.ok(hasUrl !== hasParts, `${at}: a check needs exactly one of url and url_parts`)
+  return hasUrl ? check.url : bytesOf(check.url_parts, at)
+}
+
+function runChecks (rules, checks, at) {
+  const urls = []
+  const decisions = []
+  for (const check of checks) {
+    checkFields(check, ['url', 'url_parts', 'allowed', 'line', 'kind', 'pattern'], at)
+    const url = urlOf(check, at)
+    const shown = `${at} ${String(url).slice(0, 80)}`
+    const d = rules.decide(url)
+    assert.equal(rules.isAllowed(url), d.allowed, `${shown}: isAllowed vs decide`)
+    assert.equal(d.allowed, check.allowed, `${shown}: allowed`)
+    if (check.line !== undefined) assert.equal(d.line, check.line, `${shown}: line`)
+    if (check.kind !== undefined) assert.equal(d.kind, check.kind, `${shown}: kind`)
+    if (check.pattern !== undefined) assert.equal(d.pattern, check.pattern, `${shown}: pattern`)
+    // The same URL as bytes answers the same.
+    const bytes = typeof url === 'string' ? Buffer.from(url, 'utf8') : url
+    assert.deepEqual(rules.decide(bytes), d, `${shown}: string vs Buffer`)
+    urls.push(url)
+    decisions.push(d)
+  }
+  // One crossing per batch gives the answers of one crossing per URL.
+  assert.deepEqual(rules.decideMany(urls), decisions, `${at}: decideMany`)
+  assert.deepEqual(rules.filterAllowed(urls), urls.filter((_, i) => decisions[i].allowed),
+    `${at}: filterAllowed`)
+  return checks.length
+}
+
+const PARSE_FIELDS = ['name', 'profile', 'options', 'body', 'token', 'tokens', 'mode', 'checks',
+  'error', 'crawl_delay', 'request_rate', 'sitemaps', 'host', 'diagnostics']
+
+function runParseCase (kase, at) {
+  checkFields(kase, PARSE_FIELDS, at)
+  let asked = 0
+  for (const profile of profiles(kase, at)) {
+    const where = `${at} [${profile}]`
+    const robots = Robots.parse(bodyArg(kase.body, where), parseOptions(kase, profile, where))
+    assert.equal(robots.profile, profile)
+    if (kase.sitemaps !== undefined) assert.deepEqual(robots.sitemaps, kase.sitemaps, `${where}: sitemaps`)
+    if (kase.host !== undefined) assert.equal(robots.host, kase.host, `${where}: host`)
+    if (kase.diagnostics !== undefined) {
+      for (const d of kase.diagnostics) checkFields(d, ['line', 'kind', 'flags'], `${where}: diagnostics`)
+      assert.deepEqual(robots.diagnostics, kase.diagnostics, `${where}: diagnostics`)
+    }
+    const selects = kase.token !== undefined || kase.tokens !== undefined
+    if (kase.error !== undefined) {
+      assert.equal(kase.error, 'invalid_token', `${where}: unknown error kind`)
+      assert.ok(selects, `${where}: an error case needs a selection`)
+      assert.throws(() => select(robots, kase, where), (err) => {
+        assert.ok(err instanceof RangeError, `${where}: ${err}`)
+        assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_TOKEN', `${where}: code`)
+        if (typeof kase.token === 'string') {
+          assert.ok(err.message.includes(kase.token) || err.message.includes(JSON.stringify(kase.token)),
+            `${where}: the message names the token: ${err.message}`)
+        }
+        return true
+      }, `${where}: expected an invalid-token error`)
+      continue
+    }
+    if (!selects) {
+      for (const key of ['checks', 'crawl_delay', 'request_rate']) {
+        assert.ok(kase[key] === undefined, `${where}: ${key} needs a token`)
+      }
+      continue
+    }
+    const rules = select(robots, kase, where)
+    if (kase.checks !== undefined) asked += runChecks(rules, kase.checks, where)
+    if (kase.crawl_delay !== undefined) assert.equal(rules.crawlDelay, kase.crawl_delay, `${where}: crawl_delay`)
+    if (kase.request_rate !== undefined) {
+      const got = rules.requestRate
+      const want = kase.request_rate
+      if (want === null) {
+        assert.equal(got, null, `${where}: request_rate`)
+      } else {
+        checkFields(want, ['requests', 'seconds'], `${where}: request_rate`)
+        assert.deepEqual({ requests: got?.requests, seconds: got?.seconds }, want, `${where}: request_rate`)
+        assert.equal(got.interval, want.seconds / want.requests, `${where}: interval`)
+      }
+    }
+  }
+  return asked
+}
+
+const ACCESS_NAMES = {
+  'follow-rules': 'follow_rules',
+  'allow-all': 'allow_all',
+  'disallow-all': 'disallow_all',
+  'not-modified': 'not_modified'
+}
+
+function runAccessCase (kase, at) {
+  checkFields(kase, ['name', 'status', 'redirects', 'policy', 'access', 'retry_later'], at)
+  const got = classifyFetch(kase.status, kase.redirects ?? 0, kase.policy ?? 'careful')
+  assert.equal(ACCESS_NAMES[got.access], kase.access, `${at}: access`)
+  if (kase.retry_later !== undefined) assert.equal(got.retryLater, kase.retry_later, `${at}: retry_later`)
+}
+
+const ms = (seconds) => Math.round(seconds * 1000)
+
+function runTimeline (kase, at) {
+  checkFields(kase, ['name', 'policy', 'steps', 'fetches'], at)
+  const options = {}
+  if (kase.policy !== undefined) {
+    const p = kase.policy
+    checkFields(p, ['fresh_for_s', 'retry_s', 'unreachable_limit_s', 'after_limit', 'access'], `${at} policy`)
+    if (p.fresh_for_s !== undefined) options.freshForMs = ms(p.fresh_for_s)
+    if (p.retry_s !== undefined) options.retryMs = ms(p.retry_s)
+    if (p.unreachable_limit_s !== undefined) options.unreachableLimitMs = ms(p.unreachable_limit_s)
+    if (p.after_limit !== undefined) options.afterLimit = p.after_limit
+    if (p.access !== undefined) options.policy = p.access
+  }
+  const entry = new Entry(options)
+  let fetches = 0
+  kase.steps.forEach((step, i) => {
+    const where = `${at} step ${i}`
+    const now = ms(step.at_s)
+    if (step.fetch !== undefined) {
+      checkFields(step, ['at_s', 'fetch'], where)
+      const f = step.fetch
+      checkFields(f, ['status', 'redirects', 'body', 'max_age_s', 'retry_after_s', 'etag', 'last_modified'], where)
+      const outcome = { status: f.status ?? null }
+      if (f.redirects !== undefined) outcome.redirects = f.redirects
+      if (f.body !== undefined) outcome.body = bodyArg(f.body, where)
+      if (f.max_age_s !== undefined) outcome.maxAgeMs = ms(f.max_age_s)
+      if (f.retry_after_s !== undefined) outcome.retryAfterMs = ms(f.retry_after_s)
+      if (f.etag !== undefined) outcome.etag = f.etag
+      if (f.last_modified !== undefined) outcome.lastModified = f.last_modified
+      entry.record(outcome, now)
+      fetches += 1
+      return
+    }
+    checkFields(step, ['at_s', 'due', 'access', 'checks', 'token', 'next_try_s', 'validators'], where)
+    if (step.due !== undefined) assert.equal(entry.isDue(now), step.due, `${where}: due`)
+    if (step.next_try_s !== undefined) assert.equal(entry.dueAt, ms(step.next_try_s), `${where}: next_try`)
+    if (step.validators !== undefined) {
+      checkFields(step.validators, ['etag', 'last_modified'], `${where}: validators`)
+      assert.deepEqual(entry.validators,
+        { etag: step.validators.etag, lastModified: step.validators.last_modified }, `${where}: validators`)
+    }
+    const answer = entry.answer(now)
+    if (step.access !== undefined) {
+      assert.equal(answer.kind.replace('-', '_'), step.access, `${where}: access`)
+    }
+    assert.equal(answer.robots !== null, answer.kind === 'rules', `${where}: robots with rules only`)
+    for (const check of step.checks ?? []) {
+      checkFields(check, ['url', 'allowed'], where)
+      const token = step.token ?? 'ExampleBot'
+      const allowed = answer.kind === 'rules'
+        ? answer.robots.rulesFor(token).isAllowed(check.url)
+        : answer.kind === 'allow-all'
+      assert.equal(allowed, check.allowed, `${where}: ${check.url}`)
+    }
+  })
+  if (kase.fetches !== undefined) assert.equal(fetches, kase.fetches, `${at}: fetch steps`)
+}
+
+const files = readdirSync(vectorsDir).filter((f) => f.endsWith('.json')).sort()
+
+test('the vector files are there', () => {
+  assert.ok(files.length >= 9, `expected the vector files in ${vectorsDir}, found ${files}`)
+})
+
+for (const file of files) {
+  test(`vectors: ${file}`, async (t) => {
+    const doc = JSON.parse(readFileSync(join(vectorsDir, file), 'utf8'))
+    checkFields(doc, ['spec', 'cases'], file)
+    assert.ok(Array.isArray(doc.cases) && doc.cases.length > 0, `${file}: no cases`)
+    const seen = new Set()
+    for (const kase of doc.cases) {
+      const at = `${file}: ${kase.name}`
+      assert.equal(typeof kase.name, 'string', `${file}: a case without a name`)
+      assert.ok(!seen.has(kase.name), `${at}: duplicate name`)
+      seen.add(kase.name)
+      // One subtest per case, so that one failure hides no other.
+      await t.test(kase.name, () => {
+        if (file === 'access.json') runAccessCase(kase, at)
+        else if (file === 'freshness.json') runTimeline(kase, at)
+        else runParseCase(kase, at)
+      })
+    }
+  })
+}

@@ -1,0 +1,171 @@
+// `npm run bench`: this binding side by side with robots-parser, in one
+// process, on the shared workload (../shared/bench/README.md):
+//
+//   1. parse: the first `capped_bytes` of all 19,999 corpus files;
+//   2. checks: 2,000 sample files × 20 URLs × 2 agents, one call per URL,
+//      and (this binding) one `filterAllowed` call per file and agent.
+//
+// Inputs are read and decoded before any timing; each figure is the best of
+// several timed passes after a warm-up pass. Set ROBOTSTXT_SHARED to the
+// shared directory (default: ../../../shared from this package);
+// BENCH_PASSES sets the number of timed passes (default 5).
+
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import robotsParser from 'robots-parser'
+
+import { Robots, version } from '../index.js'
+
+const here = dirname(fileURLToPath(import.meta.url))
+const shared = resolve(process.env.ROBOTSTXT_SHARED ?? join(here, '..', '..', '..', '..', 'shared'))
+const passes = Number(process.env.BENCH_PASSES ?? 5)
+const workload = JSON.parse(readFileSync(join(shared, 'bench', 'workload.json'), 'utf8'))
+const AGENTS = workload.agents // ExampleBot, Googlebot
+const ORIGIN = workload.origin
+const ROBOTS_URL = `${ORIGIN}/robots.txt`
+
+function tsv (name) {
+  const [header, ...rows] = readFileSync(join(shared, 'bench', name), 'utf8').trimEnd().split('\n')
+  const columns = header.split('\t')
+  return rows.map((row) => Object.fromEntries(row.split('\t').map((v, i) => [columns[i], v])))
+}
+
+/** The best time of `passes` timed runs of `fn` after one warm-up, in ns. */
+function best (fn) {
+  fn()
+  let min = Infinity
+  for (let i = 0; i < passes; i++) {
+    const start = process.hrtime.bigint()
+    fn()
+    min = Math.min(min, Number(process.hrtime.bigint() - start))
+  }
+  return min
+}
+
+const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+
+// --- inputs -----------------------------------------------------------------
+
+const parseRows = tsv('parse_files.tsv')
+const buffers = parseRows.map((r) => readFileSync(join(shared, 'corpus', r.file)).subarray(0, Number(r.capped_bytes)))
+const strings = buffers.map((b) => b.toString('utf8'))
+const totalBytes = buffers.reduce((n, b) => n + b.length, 0)
+
+const urlRows = tsv('check_urls.tsv')
+const byFile = new Map()
+for (const row of urlRows) {
+  if (!byFile.has(row.file)) byFile.set(row.file, [])
+  byFile.get(row.file).push(row.url)
+}
+const sample = [...byFile].map(([file, urls]) => {
+  const body = readFileSync(join(shared, 'corpus', file))
+  const capped = body.subarray(0, 512000)
+  return { file, urls, buffer: capped, text: capped.toString('utf8') }
+})
+const checksPerPass = sample.reduce((n, s) => n + s.urls.length, 0) * AGENTS.length
+
+console.log(`robotstxt ${version()} (Node ${process.version}) vs robots-parser ${robotsParserVersion()}`)
+console.log(`shared: ${shared}; best of ${passes} passes after a warm-up`)
+console.log()
+
+function robotsParserVersion () {
+  try {
+    return JSON.parse(readFileSync(join(here, '..', 'node_modules', 'robots-parser', 'package.json'), 'utf8')).version
+  } catch {
+    return '?'
+  }
+}
+
+// --- 1. parse throughput ----------------------------------------------------
+
+let sink = 0
+const parseOurBuffer = best(() => { for (const b of buffers) sink += Robots.parse(b).ruleCount })
+const parseOurString = best(() => { for (const s of strings) sink += Robots.parse(s).ruleCount })
+const parseTheirs = best(() => { for (const s of strings) sink += robotsParser(ROBOTS_URL, s) ? 1 : 0 })
+
+const mbps = (ns) => totalBytes / 1e6 / (ns / 1e9)
+console.log(`1. parse: ${fmt(buffers.length)} files, ${fmt(totalBytes / 1e6, 1)} MB (capped)`)
+console.log(`   robotstxt, Buffer input   ${fmt(mbps(parseOurBuffer), 1).padStart(8)} MB/s  ${fmt(parseOurBuffer / 1e6, 1).padStart(8)} ms`)
+console.log(`   robotstxt, string input   ${fmt(mbps(parseOurString), 1).padStart(8)} MB/s  ${fmt(parseOurString / 1e6, 1).padStart(8)} ms`)
+console.log(`   robots-parser (string)    ${fmt(mbps(parseTheirs), 1).padStart(8)} MB/s  ${fmt(parseTheirs / 1e6, 1).padStart(8)} ms`)
+console.log()
+
+// --- 2. checks ----------------------------------------------------------------
+
+// Parsed once, outside the timing: a crawler keeps the rules per host.
+const ours = sample.map((s) => {
+  const robots = Robots.parse(s.buffer)
+  return { urls: s.urls, rules: AGENTS.map((a) => robots.rulesFor(a)) }
+})
+const theirs = sample.map((s) => ({ urls: s.urls, robots: robotsParser(ROBOTS_URL, s.text) }))
+
+const selectNs = best(() => {
+  for (const s of sample) {
+    const robots = Robots.parse(s.buffer)
+    for (const a of AGENTS) sink += robots.rulesFor(a).ruleCount
+  }
+}) - best(() => { for (const s of sample) sink += Robots.parse(s.buffer).ruleCount })
+
+const oneOurs = best(() => {
+  let n = 0
+  for (const f of ours) {
+    for (const rules of f.rules) {
+      for (const url of f.urls) if (rules.isAllowed(url)) n++
+    }
+  }
+  sink += n
+})
+const batchOurs = best(() => {
+  let n = 0
+  for (const f of ours) {
+    for (const rules of f.rules) n += rules.filterAllowed(f.urls).length
+  }
+  sink += n
+})
+const decideOurs = best(() => {
+  let n = 0
+  for (const f of ours) {
+    for (const rules of f.rules) for (const d of rules.decideMany(f.urls)) if (d.allowed) n++
+  }
+  sink += n
+})
+const oneTheirs = best(() => {
+  let n = 0
+  for (const f of theirs) {
+    for (const agent of AGENTS) {
+      for (const url of f.urls) if (f.robots.isAllowed(url, agent) !== false) n++
+    }
+  }
+  sink += n
+})
+
+// How often the two libraries agree (they read robots.txt differently).
+let agree = 0
+ours.forEach((f, i) => {
+  f.rules.forEach((rules, a) => {
+    f.urls.forEach((url) => {
+      if (rules.isAllowed(url) === (theirs[i].robots.isAllowed(url, AGENTS[a]) !== false)) agree++
+    })
+  })
+})
+
+const perSec = (ns) => checksPerPass / (ns / 1e9)
+const nsPer = (ns) => ns / checksPerPass
+const row = (name, ns) => `   ${name.padEnd(34)}${fmt(perSec(ns)).padStart(12)} checks/s ${fmt(nsPer(ns), 0).padStart(7)} ns/check`
+console.log(`2. checks: ${fmt(sample.length)} files × 20 URLs × ${AGENTS.length} agents = ${fmt(checksPerPass)} checks per pass`)
+console.log(row('robotstxt isAllowed (one by one)', oneOurs))
+console.log(row('robotstxt filterAllowed (batch 20)', batchOurs))
+console.log(row('robotstxt decideMany (batch 20)', decideOurs))
+console.log(row('robots-parser isAllowed', oneTheirs))
+console.log(`   (robotstxt rulesFor, once per file and agent: ${fmt(Math.max(selectNs, 0) / (sample.length * AGENTS.length), 0)} ns)`)
+console.log(`   answers agree on ${fmt(100 * agree / checksPerPass, 1)}% of checks`)
+console.log()
+
+const ratio = (a, b) => `${fmt(b / a, 1)}×`
+console.log('ratios (robotstxt ÷ robots-parser, higher is faster):')
+console.log(`   parse throughput            ${ratio(parseOurString, parseTheirs)} (string input), ${ratio(parseOurBuffer, parseTheirs)} (Buffer input)`)
+console.log(`   checks, one at a time       ${ratio(oneOurs, oneTheirs)}`)
+console.log(`   checks, batched             ${ratio(batchOurs, oneTheirs)} (filterAllowed), ${ratio(decideOurs, oneTheirs)} (decideMany)`)
+if (sink === 0.5) console.log('') // keep the results alive
