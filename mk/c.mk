@@ -12,8 +12,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 C_CBINDGEN_VERSION := 0.29.4
-C_TOOLS := build/tools
+# Versioned path: changing the pin installs the new version beside the old.
+C_TOOLS := build/tools/cbindgen-$(C_CBINDGEN_VERSION)
 C_CBINDGEN := $(C_TOOLS)/bin/cbindgen
+# cbindgen reads the crate from its root file (no `cargo metadata`, so no
+# confusion with the dev-dependency that is also named robotstxt).
+C_CBINDGEN_RUN = $(C_CBINDGEN) --quiet --config cbindgen.toml src/lib.rs
 C_OUT := build/c
 C_LIBDIR := target/release
 C_LIB_A := $(C_LIBDIR)/librobotstxt.a
@@ -47,12 +51,12 @@ c-tools:
 # --- header ---
 
 header: $(C_CBINDGEN)
-	$(C_CBINDGEN) --quiet --config cbindgen.toml --crate robotstxt --output include/robotstxt.h
+	$(C_CBINDGEN_RUN) --output include/robotstxt.h
 
 # Regenerates into a temporary file and fails if the committed header drifts.
 header-check: $(C_CBINDGEN)
 	@mkdir -p $(C_OUT)
-	$(C_CBINDGEN) --quiet --config cbindgen.toml --crate robotstxt --output $(C_OUT)/robotstxt.h.fresh
+	$(C_CBINDGEN_RUN) --output $(C_OUT)/robotstxt.h.fresh
 	@diff -u include/robotstxt.h $(C_OUT)/robotstxt.h.fresh \
 		|| { echo "include/robotstxt.h is stale: run 'make header' and commit it" >&2; exit 1; }
 	@echo "header-check: include/robotstxt.h matches src/ffi/"
