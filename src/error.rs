@@ -20,6 +20,20 @@ pub enum Error {
         /// The limit as requested, in bytes.
         requested: usize,
     },
+    /// A URL the cache cannot key: not absolute `http`/`https`, no host.
+    InvalidUrl {
+        /// The URL as passed (its first 200 bytes, lossily decoded).
+        url: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A host name the pacer cannot key: empty, or longer than a DNS name.
+    InvalidHost {
+        /// The host as passed (its first 200 bytes, lossily decoded).
+        host: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// An option value out of its range.
     InvalidOption {
         /// The option's name.
@@ -47,6 +61,15 @@ impl fmt::Display for Error {
                  (500 KiB, RFC 9309 §2.5) and {} bytes",
                 crate::MIN_PARSE_LIMIT,
                 crate::MAX_PARSE_LIMIT
+            ),
+            Error::InvalidUrl { url, reason } => write!(
+                f,
+                "cannot find the robots.txt of {url:?}: {reason}; pass an absolute URL \
+                 such as \"https://example.com/page\""
+            ),
+            Error::InvalidHost { host, reason } => write!(
+                f,
+                "invalid host {host:?}: {reason}; pass a host name such as \"example.com\""
             ),
             Error::InvalidOption { name, expected } => {
                 write!(f, "invalid value for option {name}: expected {expected}")

@@ -93,6 +93,16 @@ pub enum Answer<'a> {
     DisallowAll,
 }
 
+/// The parsed body of a 2xx outcome, `None` for any other.
+pub(crate) fn parse_if_followed(
+    result: &FetchResult<'_>,
+    policy: &FreshnessPolicy,
+) -> Option<Robots> {
+    let disposition = classify(result.status, result.redirects, policy.access);
+    (disposition == Disposition::FollowRules)
+        .then(|| Robots::parse_with(result.body, &policy.parse))
+}
+
 #[derive(Clone, Debug)]
 enum Copy {
     Rules(Robots),
@@ -181,30 +191,43 @@ impl Entry {
         }
     }
 
-    /// Records the outcome of a fetch made at `now`. Returns what the
-    /// outcome meant.
+    /// Records the outcome of a fetch made at `now`, parsing a 2xx body.
+    /// Returns what the outcome meant.
     pub fn record(
         &mut self,
         now: u64,
         result: &FetchResult<'_>,
         policy: &FreshnessPolicy,
     ) -> Disposition {
+        let parsed = parse_if_followed(result, policy);
+        self.record_parsed(now, result, policy, parsed)
+    }
+
+    /// As [`Entry::record`], with the body already parsed by
+    /// [`parse_if_followed`] (so a cache can parse outside its lock).
+    pub(crate) fn record_parsed(
+        &mut self,
+        now: u64,
+        result: &FetchResult<'_>,
+        policy: &FreshnessPolicy,
+        parsed: Option<Robots>,
+    ) -> Disposition {
         let disposition = classify(result.status, result.redirects, policy.access);
-        match disposition {
-            Disposition::FollowRules => {
-                self.copy = Some(Copy::Rules(Robots::parse_with(result.body, &policy.parse)));
+        match (disposition, parsed) {
+            (Disposition::FollowRules, Some(robots)) => {
+                self.copy = Some(Copy::Rules(robots));
                 self.etag = result.etag.map(Box::from);
                 self.last_modified = result.last_modified.map(Box::from);
                 self.renew(now, result, policy);
             }
-            Disposition::AllowAll => {
+            (Disposition::FollowRules | Disposition::AllowAll, _) => {
                 self.copy = Some(Copy::AllowAll);
                 self.etag = None;
                 self.last_modified = None;
                 self.renew(now, result, policy);
             }
             // §2.4 with validators: the same file, fetched again.
-            Disposition::NotModified if self.copy.is_some() => {
+            (Disposition::NotModified, _) if self.copy.is_some() => {
                 if let Some(etag) = result.etag {
                     self.etag = Some(Box::from(etag));
                 }
@@ -214,7 +237,7 @@ impl Entry {
                 self.renew(now, result, policy);
             }
             // A 304 with nothing to renew is a failed fetch.
-            Disposition::NotModified | Disposition::DisallowAll => {
+            (Disposition::NotModified | Disposition::DisallowAll, _) => {
                 self.failures = self.failures.saturating_add(1);
                 self.failing_since.get_or_insert(now);
                 let wait = result.retry_after_ms.map_or(policy.retry_ms, |ms| {

@@ -39,6 +39,7 @@
 
 pub mod access;
 mod agent;
+mod cache;
 mod diagnostics;
 mod error;
 #[allow(unsafe_code)]
@@ -46,6 +47,8 @@ mod ffi;
 mod freshness;
 mod lex;
 mod options;
+mod origin;
+mod pacer;
 mod pattern;
 mod percent;
 mod rate;
@@ -55,10 +58,12 @@ mod rules;
 mod url;
 
 pub use access::{Access, AccessPolicy, Disposition};
+pub use cache::{Cache, CacheOptions, CacheStats, Cached, Lease, Lookup, WhenFetching};
 pub use diagnostics::Diagnostic;
 pub use error::Error;
 pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
 pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
+pub use pacer::{Pacer, PacerOptions};
 pub use rate::{RequestRate, MAX_DELAY};
 pub use record::LineKind;
 pub use robots::Robots;

@@ -75,6 +75,8 @@ pub struct Rules {
     inner: Arc<Inner>,
     /// One selection, or one per token in strictest-of mode.
     parts: Box<[Selection]>,
+    /// A blanket answer (allow-all or disallow-all) instead of a file's rules.
+    blanket: Option<bool>,
 }
 
 impl Rules {
@@ -84,7 +86,40 @@ impl Rules {
             .into_iter()
             .map(|tokens| select(&inner, tokens))
             .collect();
-        Rules { inner, parts }
+        Rules {
+            inner,
+            parts,
+            blanket: None,
+        }
+    }
+
+    /// Rules that allow everything: what an unavailable robots.txt means
+    /// (§2.3.1.3, a 404). Decisions have no line.
+    pub fn allow_all(profile: Profile) -> Rules {
+        Rules::blanket(profile, true)
+    }
+
+    /// Rules that disallow everything: what an unreachable robots.txt means
+    /// (§2.3.1.4, a 5xx), until it can be fetched. Decisions have line 0 and
+    /// kind [`DecisionKind::Disallow`]; in the RFC profile `/robots.txt`
+    /// itself stays allowed.
+    pub fn disallow_all(profile: Profile) -> Rules {
+        Rules::blanket(profile, false)
+    }
+
+    fn blanket(profile: Profile, allowed: bool) -> Rules {
+        let empty = crate::Robots::parse_with(b"", &crate::Options::new(profile));
+        Rules {
+            inner: empty.inner,
+            parts: Box::new([]),
+            blanket: Some(allowed),
+        }
+    }
+
+    /// `Some(allowed)` for [`Rules::allow_all`] and [`Rules::disallow_all`],
+    /// `None` for a file's rules.
+    pub fn blanket_answer(&self) -> Option<bool> {
+        self.blanket
     }
 
     /// May the crawler fetch `url`? `url` may be absolute, scheme-relative
@@ -146,6 +181,14 @@ impl Rules {
         // §2.2.2: /robots.txt is implicitly allowed (RFC profile only).
         if self.inner.profile == Profile::Rfc9309 && path == b"/robots.txt" {
             return Decision::NO_MATCH;
+        }
+        if self.blanket == Some(false) {
+            return Decision {
+                allowed: false,
+                line: 0,
+                kind: DecisionKind::Disallow,
+                pattern: "",
+            };
         }
         let mut first_allow = None;
         for part in self.parts.iter() {

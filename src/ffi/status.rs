@@ -31,6 +31,11 @@ pub const ROBOTSTXT_STATUS_PARSE_LIMIT: robotstxt_status = 5;
 pub const ROBOTSTXT_STATUS_INVALID_OPTION: robotstxt_status = 6;
 /// An index at or past the count (sitemaps, diagnostics).
 pub const ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE: robotstxt_status = 7;
+/// A URL the cache cannot key: not an absolute `http`/`https` URL with a
+/// host.
+pub const ROBOTSTXT_STATUS_INVALID_URL: robotstxt_status = 8;
+/// A host name the pacer cannot key: empty or too long.
+pub const ROBOTSTXT_STATUS_INVALID_HOST: robotstxt_status = 9;
 /// A bug in the library: it panicked, and the panic was stopped at the
 /// boundary. The handles passed are still valid; please report it with the
 /// message from `robotstxt_last_error`.
@@ -117,6 +122,8 @@ impl From<Error> for Failure {
             Error::NoTokens => ROBOTSTXT_STATUS_NO_TOKENS,
             Error::ParseLimit { .. } => ROBOTSTXT_STATUS_PARSE_LIMIT,
             Error::InvalidOption { .. } => ROBOTSTXT_STATUS_INVALID_OPTION,
+            Error::InvalidUrl { .. } => ROBOTSTXT_STATUS_INVALID_URL,
+            Error::InvalidHost { .. } => ROBOTSTXT_STATUS_INVALID_HOST,
         };
         Failure {
             status,
@@ -148,6 +155,8 @@ pub extern "C" fn robotstxt_status_message(status: robotstxt_status) -> *const c
         ROBOTSTXT_STATUS_PARSE_LIMIT => c"the parse limit is out of range",
         ROBOTSTXT_STATUS_INVALID_OPTION => c"an option has an unknown value",
         ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE => c"the index is out of range",
+        ROBOTSTXT_STATUS_INVALID_URL => c"the URL is not an absolute http or https URL",
+        ROBOTSTXT_STATUS_INVALID_HOST => c"the host name is empty or too long",
         ROBOTSTXT_STATUS_PANIC => c"the library panicked (a bug)",
         _ => c"unknown status",
     };
