@@ -5,6 +5,8 @@ use napi::bindgen_prelude::{ObjectFinalize, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
+use std::cell::Cell;
+
 use napi::sys;
 
 use crate::js::{self, ArrayBuilder, Js, Shape, Value};
@@ -24,7 +26,6 @@ pub enum DecisionKind {
 
 /// The answer for one URL and the rule that gave it.
 #[napi(object, object_from_js = false)]
-#[allow(dead_code)] // Declares the type for index.d.ts; `Decisions` builds the objects.
 pub struct Decision {
     /// May the crawler fetch the URL.
     pub allowed: bool,
@@ -37,30 +38,52 @@ pub struct Decision {
     pub pattern: String,
 }
 
-/// Makes `Decision` objects: keys and kind names are created once per call,
-/// however many decisions it returns.
+impl Decision {
+    fn from_core(d: robotstxt::Decision<'_>) -> Decision {
+        Decision {
+            allowed: d.allowed,
+            line: d.line,
+            kind: match d.kind {
+                robotstxt::DecisionKind::Allow => DecisionKind::Allow,
+                robotstxt::DecisionKind::Disallow => DecisionKind::Disallow,
+                robotstxt::DecisionKind::NoMatch => DecisionKind::None,
+            },
+            pattern: d.pattern.to_owned(),
+        }
+    }
+}
+
+/// Makes the `Decision` objects of a batch (the same as `Decision`
+/// converts to, tested so): the keys are created once per call, and each
+/// kind name at most once, however many decisions the call returns.
 struct Decisions<'e> {
+    env: &'e Env,
     shape: Shape<'e, 4>,
-    kinds: [sys::napi_value; 3],
+    kinds: [Cell<Option<sys::napi_value>>; 3],
 }
 
 impl<'e> Decisions<'e> {
     fn new(env: &'e Env) -> Result<Self> {
         Ok(Decisions {
+            env,
             shape: Shape::new(env, ["allowed", "line", "kind", "pattern"])?,
-            kinds: [
-                js::string(env, robotstxt::DecisionKind::Allow.name())?,
-                js::string(env, robotstxt::DecisionKind::Disallow.name())?,
-                js::string(env, robotstxt::DecisionKind::NoMatch.name())?,
-            ],
+            kinds: Default::default(),
         })
     }
 
     fn make(&self, d: robotstxt::Decision<'_>) -> Result<sys::napi_value> {
-        let kind = match d.kind {
-            robotstxt::DecisionKind::Allow => self.kinds[0],
-            robotstxt::DecisionKind::Disallow => self.kinds[1],
-            robotstxt::DecisionKind::NoMatch => self.kinds[2],
+        let slot = &self.kinds[match d.kind {
+            robotstxt::DecisionKind::Allow => 0,
+            robotstxt::DecisionKind::Disallow => 1,
+            robotstxt::DecisionKind::NoMatch => 2,
+        }];
+        let kind = match slot.get() {
+            Some(kind) => kind,
+            None => {
+                let kind = js::string(self.env, d.kind.name())?;
+                slot.set(Some(kind));
+                kind
+            }
         };
         self.shape.build([
             Value::Bool(d.allowed),
@@ -126,16 +149,9 @@ impl Rules {
     /// The answer for `url` and the line that decided it.
     ///
     /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "url: string | Uint8Array",
-        ts_return_type = "Decision"
-    )]
-    pub fn decide<'e>(&self, env: &'e Env, url: Unknown) -> Result<Unknown<'e>> {
-        let decisions = Decisions::new(env)?;
-        let made =
-            Js::new(env, &url).with_bytes("url", |u| decisions.make(self.inner.decide(u)))?;
-        Ok(js::unknown(env, made?))
+    #[napi(catch_unwind, ts_args_type = "url: string | Uint8Array")]
+    pub fn decide(&self, env: &Env, url: Unknown) -> Result<Decision> {
+        Js::new(env, &url).with_bytes("url", |u| Decision::from_core(self.inner.decide(u)))
     }
 
     /// The URLs of `urls` that the crawler may fetch, in order, as the same
