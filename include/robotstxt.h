@@ -379,6 +379,17 @@ typedef uint32_t robotstxt_answer;
 #define ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE 7
 
 /**
+ * A URL the cache cannot key: not an absolute `http`/`https` URL with a
+ * host.
+ */
+#define ROBOTSTXT_STATUS_INVALID_URL 8
+
+/**
+ * A host name the pacer cannot key: empty or too long.
+ */
+#define ROBOTSTXT_STATUS_INVALID_HOST 9
+
+/**
  * A bug in the library: it panicked, and the panic was stopped at the
  * boundary. The handles passed are still valid; please report it with the
  * message from `robotstxt_last_error`.

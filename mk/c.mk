@@ -175,8 +175,8 @@ export C_SHOP_ROWS
 demo-c: cli
 	@echo "== C: build/robotstxt-check --explain examples/shop/robots.txt TOKEN PATH (SPEC §9) =="
 	@printf '%s\n' "$$C_SHOP_ROWS" | while IFS='	' read -r token path; do \
-		build/robotstxt-check --explain examples/shop/robots.txt "$$token" "$$path" 2>&1; \
-		echo "  -> exit $$?"; \
+		out=$$(build/robotstxt-check --explain examples/shop/robots.txt "$$token" "$$path" 2>&1); \
+		printf '[exit %s] %s\n' "$$?" "$$out"; \
 	done
 	@for token in NimbuBot OtherBot; do \
 		printf '%s ' "$$token"; build/robotstxt-check --crawl-delay examples/shop/robots.txt "$$token"; \

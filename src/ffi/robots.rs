@@ -151,6 +151,9 @@ unsafe fn token_list<'a>(tokens: *const robotstxt_str, count: usize) -> Outcome<
     if tokens.is_null() {
         return Err(Failure::null_with_len("tokens", count));
     }
+    if count > isize::MAX as usize / std::mem::size_of::<robotstxt_str>() {
+        return Err(Failure::too_long("tokens", count));
+    }
     // SAFETY: non-NULL and readable for `count` entries per the caller.
     let tokens = unsafe { std::slice::from_raw_parts(tokens, count) };
     tokens

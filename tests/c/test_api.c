@@ -63,12 +63,12 @@ static bool test_version_and_messages(void) {
     const char *v = robotstxt_version();
     bool ok = CHECK(v != NULL && strlen(v) >= 5 && v[0] >= '0' && v[0] <= '9');
     robotstxt_status s;
-    for (s = 0; s <= 7; s++) {
+    for (s = 0; s <= 9; s++) {
         ok &= CHECK(strcmp(robotstxt_status_message(s), "unknown status") != 0);
     }
     ok &= CHECK(strcmp(robotstxt_status_message(ROBOTSTXT_STATUS_OK), "success") == 0);
     ok &= CHECK(strcmp(robotstxt_status_message(ROBOTSTXT_STATUS_PANIC), "unknown status") != 0);
-    ok &= CHECK(strcmp(robotstxt_status_message(8), "unknown status") == 0);
+    ok &= CHECK(strcmp(robotstxt_status_message(99), "unknown status") == 0);
     ok &= CHECK(strcmp(robotstxt_status_message(UINT32_MAX), "unknown status") == 0);
     /* Explicit values: the ABI promises them. */
     ok &= CHECK(ROBOTSTXT_STATUS_OK == 0 && ROBOTSTXT_STATUS_NULL_ARGUMENT == 1 &&
@@ -323,6 +323,8 @@ static bool test_selection_null_arguments(void) {
     ok &= CHECK_STATUS(robotstxt_robots_rules_for_any(robots, list, 2, &rules),
                        ROBOTSTXT_STATUS_INVALID_TOKEN);
     ok &= CHECK(strstr(last_error(), "\"GPT/1\"") != NULL);
+    ok &= CHECK_STATUS(robotstxt_robots_rules_for_any(robots, list, SIZE_MAX, &rules),
+                       ROBOTSTXT_STATUS_INVALID_ARGUMENT);
     ok &= CHECK_STATUS(robotstxt_robots_rules_for_any(NULL, list, 1, &rules),
                        ROBOTSTXT_STATUS_NULL_ARGUMENT);
     ok &= CHECK_STATUS(robotstxt_robots_rules_for_any(robots, list, 1, NULL),
