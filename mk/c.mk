@@ -82,7 +82,7 @@ c-test: c-lib c-tools $(C_OUT)/vectors.h
 
 # The same suite, unsanitised, against the shared library (staged with its
 # soname link, as installed), under valgrind.
-c-valgrind: c-lib c-tools $(C_OUT)/vectors.h
+c-valgrind: c-lib c-tools cli $(C_OUT)/vectors.h
 	@rm -rf $(C_OUT)/shared && mkdir -p $(C_OUT)/shared
 	cp $(C_LIB_SO) $(C_OUT)/shared/librobotstxt.so.$(C_VERSION)
 	ln -sf librobotstxt.so.$(C_VERSION) $(C_OUT)/shared/$(C_SONAME)
@@ -90,6 +90,8 @@ c-valgrind: c-lib c-tools $(C_OUT)/vectors.h
 	$(CC) $(C_FLAGS) -Itests/c -I$(C_OUT) $(C_TEST_SRC) -L$(C_OUT)/shared -lrobotstxt \
 		-Wl,-rpath,$(abspath $(C_OUT)/shared) -lpthread -lm -o $(C_OUT)/tests-shared
 	$(C_VALGRIND) $(C_OUT)/tests-shared
+	$(C_VALGRIND) -q build/robotstxt-check --explain --crawl-delay --sitemaps --lint \
+		examples/shop/robots.txt NimbuBot /prices/today /offers/weekend
 
 # Vendoring: a C program linked against librobotstxt.a alone (no .so in
 # sight), run, and checked to need no robotstxt shared object.
