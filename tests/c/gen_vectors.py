@@ -14,6 +14,11 @@ import sys
 
 CHUNK = 2000  # bytes per C literal: -pedantic caps literals at 4095.
 
+# Vector files for handles the C ABI does not have yet (the cache and pacer
+# come with their own issue). Named here so that they are skipped out loud,
+# and any other new file still fails.
+NOT_IN_C_ABI_YET = {"cache.json", "pacing.json"}
+
 
 class Gen:
     def __init__(self):
@@ -383,6 +388,8 @@ def main():
         fail(vector_dir, "no vector files")
     g = Gen()
     parse_cases, access_cases, timelines = [], [], []
+    skipped = [f for f in files if f in NOT_IN_C_ABI_YET]
+    files = [f for f in files if f not in NOT_IN_C_ABI_YET]
     for file in files:
         with open(os.path.join(vector_dir, file), "rb") as fh:
             doc = json.load(fh)
@@ -413,6 +420,7 @@ def main():
         out.write("static const vt_timeline *const vt_timelines = %s;\n" % tl[0])
         out.write("static const size_t vt_timeline_count = %d;\n" % tl[1])
         out.write("static const size_t vt_file_count = %d;\n" % len(files))
+        out.write('static const char vt_skipped[] = "%s";\n' % " ".join(skipped))
     os.replace(out_path + ".tmp", out_path)
 
 
