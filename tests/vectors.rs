@@ -3,8 +3,11 @@
 use std::path::{Path, PathBuf};
 
 use robotstxt::access::{classify, AccessPolicy, Disposition};
+use std::collections::HashMap;
+
 use robotstxt::{
-    AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Options, Profile, Robots, Rules,
+    AfterLimit, Answer, Cache, CacheOptions, Cached, Entry, FetchResult, FreshnessPolicy, Lease,
+    Lookup, Options, Pacer, PacerOptions, Profile, RequestRate, Robots, Rules, WhenFetching,
 };
 use serde_json::{Map, Value};
 
@@ -302,46 +305,93 @@ fn ms(value: &Value) -> u64 {
     (value.as_f64().unwrap() * 1000.0).round() as u64
 }
 
+fn freshness_policy(value: Option<&Value>, at: &str) -> FreshnessPolicy {
+    let mut policy = FreshnessPolicy::default();
+    let Some(p) = value else {
+        return policy;
+    };
+    let p = p.as_object().unwrap();
+    check_fields(
+        p,
+        &[
+            "fresh_for_s",
+            "retry_s",
+            "unreachable_limit_s",
+            "after_limit",
+            "access",
+        ],
+        at,
+    );
+    if let Some(v) = p.get("fresh_for_s") {
+        policy.fresh_for_ms = ms(v);
+    }
+    if let Some(v) = p.get("retry_s") {
+        policy.retry_ms = ms(v);
+    }
+    if let Some(v) = p.get("unreachable_limit_s") {
+        policy.unreachable_limit_ms = ms(v);
+    }
+    if let Some(v) = p.get("after_limit") {
+        policy.after_limit = match v.as_str().unwrap() {
+            "keep" => AfterLimit::KeepCopy,
+            "allow" => AfterLimit::AllowAll,
+            other => panic!("{at}: after_limit {other}"),
+        };
+    }
+    if let Some(v) = p.get("access") {
+        policy.access = match v.as_str().unwrap() {
+            "careful" => AccessPolicy::Careful,
+            "strict" => AccessPolicy::StrictRfc,
+            other => panic!("{at}: access {other}"),
+        };
+    }
+    policy
+}
+
+/// A `fetch` object of a timeline; the strings it borrows live in `keep`.
+fn fetch_result<'a>(fetch: &'a Value, body: &'a [u8], at: &str) -> FetchResult<'a> {
+    let f = fetch.as_object().unwrap();
+    check_fields(
+        f,
+        &[
+            "status",
+            "redirects",
+            "body",
+            "max_age_s",
+            "retry_after_s",
+            "etag",
+            "last_modified",
+        ],
+        at,
+    );
+    FetchResult {
+        status: f["status"].as_u64().map(|s| s as u16),
+        redirects: f.get("redirects").and_then(Value::as_u64).unwrap_or(0) as u32,
+        body,
+        max_age_ms: f.get("max_age_s").map(ms),
+        retry_after_ms: f.get("retry_after_s").map(ms),
+        etag: f.get("etag").and_then(Value::as_str).map(str::as_bytes),
+        last_modified: f
+            .get("last_modified")
+            .and_then(Value::as_str)
+            .map(str::as_bytes),
+    }
+}
+
+fn check_validators(want: &Value, etag: Option<&[u8]>, last_modified: Option<&[u8]>, at: &str) {
+    let v = want.as_object().unwrap();
+    let text = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
+    assert_eq!(text(etag).as_deref(), v["etag"].as_str(), "{at}: etag");
+    assert_eq!(
+        text(last_modified).as_deref(),
+        v["last_modified"].as_str(),
+        "{at}: last_modified"
+    );
+}
+
 fn run_timeline(case: &Map<String, Value>, at: &str) {
     check_fields(case, &["name", "policy", "steps", "fetches", "note"], at);
-    let mut policy = FreshnessPolicy::default();
-    if let Some(p) = case.get("policy") {
-        let p = p.as_object().unwrap();
-        check_fields(
-            p,
-            &[
-                "fresh_for_s",
-                "retry_s",
-                "unreachable_limit_s",
-                "after_limit",
-                "access",
-            ],
-            at,
-        );
-        if let Some(v) = p.get("fresh_for_s") {
-            policy.fresh_for_ms = ms(v);
-        }
-        if let Some(v) = p.get("retry_s") {
-            policy.retry_ms = ms(v);
-        }
-        if let Some(v) = p.get("unreachable_limit_s") {
-            policy.unreachable_limit_ms = ms(v);
-        }
-        if let Some(v) = p.get("after_limit") {
-            policy.after_limit = match v.as_str().unwrap() {
-                "keep" => AfterLimit::KeepCopy,
-                "allow" => AfterLimit::AllowAll,
-                other => panic!("{at}: after_limit {other}"),
-            };
-        }
-        if let Some(v) = p.get("access") {
-            policy.access = match v.as_str().unwrap() {
-                "careful" => AccessPolicy::Careful,
-                "strict" => AccessPolicy::StrictRfc,
-                other => panic!("{at}: access {other}"),
-            };
-        }
-    }
+    let policy = freshness_policy(case.get("policy"), at);
     let mut entry = Entry::new();
     let mut fetches = 0;
     for (i, step) in case["steps"].as_array().unwrap().iter().enumerate() {
@@ -350,32 +400,8 @@ fn run_timeline(case: &Map<String, Value>, at: &str) {
         let now = ms(&step["at_s"]);
         if let Some(fetch) = step.get("fetch") {
             check_fields(step, &["at_s", "fetch", "note"], &at);
-            let f = fetch.as_object().unwrap();
-            check_fields(
-                f,
-                &[
-                    "status",
-                    "redirects",
-                    "body",
-                    "max_age_s",
-                    "retry_after_s",
-                    "etag",
-                    "last_modified",
-                ],
-                &at,
-            );
-            let body = f.get("body").map(bytes_of).unwrap_or_default();
-            let etag = f.get("etag").and_then(Value::as_str);
-            let last_modified = f.get("last_modified").and_then(Value::as_str);
-            let result = FetchResult {
-                status: f["status"].as_u64().map(|s| s as u16),
-                redirects: f.get("redirects").and_then(Value::as_u64).unwrap_or(0) as u32,
-                body: &body,
-                max_age_ms: f.get("max_age_s").map(ms),
-                retry_after_ms: f.get("retry_after_s").map(ms),
-                etag: etag.map(str::as_bytes),
-                last_modified: last_modified.map(str::as_bytes),
-            };
+            let body = fetch.get("body").map(bytes_of).unwrap_or_default();
+            let result = fetch_result(fetch, &body, &at);
             entry.record(now, &result, &policy);
             fetches += 1;
             continue;
@@ -401,15 +427,8 @@ fn run_timeline(case: &Map<String, Value>, at: &str) {
             assert_eq!(entry.due_at(), ms(next), "{at}: next_try");
         }
         if let Some(v) = step.get("validators") {
-            let v = v.as_object().unwrap();
             let got = entry.validators();
-            let text = |b: Option<&[u8]>| b.map(|b| String::from_utf8_lossy(b).into_owned());
-            assert_eq!(text(got.etag).as_deref(), v["etag"].as_str(), "{at}: etag");
-            assert_eq!(
-                text(got.last_modified).as_deref(),
-                v["last_modified"].as_str(),
-                "{at}: last_modified"
-            );
+            check_validators(v, got.etag, got.last_modified, &at);
         }
         let answer = entry.answer(now, &policy);
         if let Some(access) = step.get("access") {
@@ -443,6 +462,231 @@ fn run_timeline(case: &Map<String, Value>, at: &str) {
     }
 }
 
+fn check_answer(cache: &Cache, answer: &Cached, step: &Map<String, Value>, at: &str) {
+    if let Some(want) = step.get("answer") {
+        let name = match answer {
+            Cached::Rules(_) => "rules",
+            Cached::AllowAll => "allow_all",
+            Cached::DisallowAll => "disallow_all",
+        };
+        assert_eq!(name, want.as_str().unwrap(), "{at}: answer");
+    }
+    if let Some(checks) = step.get("checks") {
+        let token = step
+            .get("token")
+            .and_then(Value::as_str)
+            .unwrap_or("ExampleBot");
+        let rules = cache.select(answer, token).unwrap();
+        for check in checks.as_array().unwrap() {
+            let url = check["url"].as_str().unwrap();
+            assert_eq!(
+                rules.can_fetch(url),
+                check["allowed"].as_bool().unwrap(),
+                "{at}: {url}"
+            );
+        }
+    }
+}
+
+fn run_cache_case(case: &Map<String, Value>, at: &str) {
+    check_fields(case, &["name", "options", "steps", "note"], at);
+    let mut options = CacheOptions::default();
+    if let Some(o) = case.get("options") {
+        let o = o.as_object().unwrap();
+        check_fields(o, &["capacity", "lease_s", "policy"], at);
+        if let Some(c) = o.get("capacity") {
+            options.capacity = c.as_u64().unwrap() as usize;
+        }
+        if let Some(l) = o.get("lease_s") {
+            options.lease_ms = ms(l);
+        }
+        options.policy = freshness_policy(o.get("policy"), at);
+    }
+    let cache = Cache::new(options);
+    let mut leases: HashMap<String, Lease> = HashMap::new();
+    for (i, step) in case["steps"].as_array().unwrap().iter().enumerate() {
+        let step = step.as_object().unwrap();
+        let at = format!("{at} step {i}");
+        if let Some(stats) = step.get("stats") {
+            check_fields(step, &["stats", "note"], &at);
+            let got = cache.stats();
+            let got = serde_json::json!({
+                "hits": got.hits, "misses": got.misses, "fetches": got.fetches,
+                "stale": got.stale, "evictions": got.evictions, "entries": got.entries,
+            });
+            for (key, want) in stats.as_object().unwrap() {
+                assert_eq!(got.get(key), Some(want), "{at}: stats.{key}");
+            }
+            continue;
+        }
+        let now = ms(&step["at_s"]);
+        if let Some(name) = step.get("store") {
+            check_fields(step, &["at_s", "store", "fetch", "note"], &at);
+            let body = step["fetch"].get("body").map(bytes_of).unwrap_or_default();
+            let result = fetch_result(&step["fetch"], &body, &at);
+            cache.store(&leases[name.as_str().unwrap()], now, &result);
+            continue;
+        }
+        if let Some(name) = step.get("abandon") {
+            check_fields(step, &["at_s", "abandon", "note"], &at);
+            cache.abandon(&leases[name.as_str().unwrap()]);
+            continue;
+        }
+        check_fields(
+            step,
+            &[
+                "at_s",
+                "lookup",
+                "when_fetching",
+                "expect",
+                "stale",
+                "answer",
+                "checks",
+                "token",
+                "validators",
+                "lease",
+                "origin",
+                "until_s",
+                "error",
+                "note",
+            ],
+            &at,
+        );
+        let when = match step
+            .get("when_fetching")
+            .and_then(Value::as_str)
+            .unwrap_or("wait")
+        {
+            "wait" => WhenFetching::Wait,
+            "disallow_all" => WhenFetching::DisallowAll,
+            other => panic!("{at}: when_fetching {other}"),
+        };
+        let got = cache.lookup(step["lookup"].as_str().unwrap(), now, when);
+        if let Some(error) = step.get("error") {
+            assert_eq!(error, "invalid_url", "{at}");
+            let err = got.unwrap_err();
+            assert!(
+                matches!(err, robotstxt::Error::InvalidUrl { .. }),
+                "{at}: {err}"
+            );
+            continue;
+        }
+        let expect = step["expect"].as_str().unwrap();
+        match got.unwrap() {
+            Lookup::Ready { answer, stale } => {
+                assert_eq!(expect, "ready", "{at}: expect");
+                if let Some(want) = step.get("stale") {
+                    assert_eq!(stale, want.as_bool().unwrap(), "{at}: stale");
+                }
+                check_answer(&cache, &answer, step, &at);
+            }
+            Lookup::Fetch(lease) => {
+                assert_eq!(expect, "fetch", "{at}: expect");
+                if let Some(v) = step.get("validators") {
+                    check_validators(v, lease.etag(), lease.last_modified(), &at);
+                }
+                if let Some(origin) = step.get("origin") {
+                    assert_eq!(lease.origin(), origin.as_str().unwrap(), "{at}: origin");
+                }
+                leases.insert(step["lease"].as_str().unwrap().to_owned(), lease);
+            }
+            Lookup::Wait { until } => {
+                assert_eq!(expect, "wait", "{at}: expect");
+                if let Some(want) = step.get("until_s") {
+                    assert_eq!(until, ms(want), "{at}: until");
+                }
+            }
+        }
+    }
+}
+
+fn run_pacing_case(case: &Map<String, Value>, at: &str) {
+    check_fields(case, &["name", "options", "steps", "note"], at);
+    let mut options = PacerOptions::default();
+    if let Some(o) = case.get("options") {
+        let o = o.as_object().unwrap();
+        check_fields(o, &["floor_s", "backoff_cap_s", "capacity"], at);
+        if let Some(v) = o.get("floor_s") {
+            options.floor_ms = ms(v);
+        }
+        if let Some(v) = o.get("backoff_cap_s") {
+            options.backoff_cap_ms = ms(v);
+        }
+        if let Some(v) = o.get("capacity") {
+            options.capacity = v.as_u64().unwrap() as usize;
+        }
+    }
+    let pacer = Pacer::new(options);
+    for (i, step) in case["steps"].as_array().unwrap().iter().enumerate() {
+        let step = step.as_object().unwrap();
+        let at = format!("{at} step {i}");
+        check_fields(
+            step,
+            &[
+                "at_s",
+                "reserve",
+                "start_s",
+                "error",
+                "set_rules",
+                "set_delay",
+                "record",
+                "enabled",
+                "gap_s",
+                "note",
+            ],
+            &at,
+        );
+        let now = ms(&step["at_s"]);
+        if let Some(host) = step.get("reserve") {
+            let got = pacer.reserve(host.as_str().unwrap(), now);
+            if step.contains_key("error") {
+                assert!(
+                    matches!(got, Err(robotstxt::Error::InvalidHost { .. })),
+                    "{at}: {got:?}"
+                );
+                continue;
+            }
+            let want = step["start_s"]
+                .as_f64()
+                .map(|s| (s * 1000.0).round() as u64);
+            assert_eq!(got.unwrap(), want, "{at}: start");
+        } else if let Some(set) = step.get("set_rules") {
+            let robots = Robots::parse(set["body"].as_str().unwrap().as_bytes());
+            let rules = robots.rules_for(set["token"].as_str().unwrap()).unwrap();
+            pacer
+                .set_rules(set["host"].as_str().unwrap(), &rules)
+                .unwrap();
+        } else if let Some(set) = step.get("set_delay") {
+            let delay = set["crawl_delay_s"]
+                .as_f64()
+                .map(std::time::Duration::from_secs_f64);
+            let rate = set["request_rate"].as_object().map(|r| RequestRate {
+                requests: r["requests"].as_u64().unwrap() as u32,
+                seconds: r["seconds"].as_u64().unwrap() as u32,
+            });
+            pacer
+                .set_delay(set["host"].as_str().unwrap(), delay, rate)
+                .unwrap();
+        } else if let Some(record) = step.get("record") {
+            let status = record["status"].as_u64().map(|s| s as u16);
+            let retry = record.get("retry_after_s").map(ms);
+            pacer
+                .record(record["host"].as_str().unwrap(), now, status, retry)
+                .unwrap();
+        } else if let Some(enabled) = step.get("enabled") {
+            let on = enabled["on"].as_bool().unwrap();
+            pacer
+                .set_enabled(enabled["host"].as_str().unwrap(), on)
+                .unwrap();
+        } else if let Some(gap) = step.get("gap_s") {
+            let got = pacer.gap_ms(gap["host"].as_str().unwrap()).unwrap();
+            assert_eq!(got, ms(&gap["gap"]), "{at}: gap");
+        } else {
+            panic!("{at}: a step with nothing to do");
+        }
+    }
+}
+
 #[test]
 fn every_vector() {
     let files = vector_files();
@@ -466,6 +710,8 @@ fn every_vector() {
             );
             match name.as_str() {
                 "access.json" => run_access_case(case, &at),
+                "cache.json" => run_cache_case(case, &at),
+                "pacing.json" => run_pacing_case(case, &at),
                 "freshness.json" => run_timeline(case, &at),
                 _ => {
                     run_parse_case(case, &at);
