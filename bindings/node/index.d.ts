@@ -10,6 +10,94 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * A bounded cache of robots.txt copies keyed by origin
+ * (`scheme://host:port`), with single-flight fetching: while one caller
+ * fetches an origin's file, the others keep using the old copy, or wait.
+ * Every `now` is epoch milliseconds and defaults to `Date.now()`.
+ *
+ * ```js
+ * const cache = new Cache()
+ * async function rulesFor (url) {
+ *   for (;;) {
+ *     const got = cache.lookup(url)
+ *     if (got.kind === 'ready') return got.answer.rulesFor('ExampleBot')
+ *     if (got.kind === 'wait') { await sleep(100); continue }
+ *     try {
+ *       const res = await fetch(got.lease.robotsUrl)
+ *       cache.store(got.lease, { status: res.status, body: Buffer.from(await res.arrayBuffer()) })
+ *     } catch {
+ *       cache.store(got.lease, { status: null })
+ *     }
+ *   }
+ * }
+ * ```
+ */
+export declare class Cache {
+  /**
+   * An empty cache.
+   *
+   * @throws {TypeError} an option of the wrong type.
+   * @throws {RangeError} an unknown option, or a value out of range.
+   */
+  constructor(options?: CacheOptions | null)
+  /**
+   * What answers for `url` at `now`: a copy (`'ready'`), *fetch now*
+   * (`'fetch'`, to one caller per origin at a time) or `'wait'`.
+   * `whenFetching` says what a lookup gets while another caller fetches
+   * and no copy exists yet: `'wait'` (default) or `'disallow-all'`.
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} `url` is not an absolute `http`/`https` URL
+   *   (`ERR_ROBOTSTXT_INVALID_URL`), or a bad `now` or `whenFetching`.
+   */
+  lookup(url: string | Uint8Array, now?: number | null, whenFetching?: 'wait' | 'disallow-all'): CacheLookup
+  /**
+   * Stores what the fetch of `lease` returned at `now` and ends the
+   * lease; returns what the outcome meant (SPEC §6). A 2xx body is
+   * parsed here.
+   *
+   * @throws {TypeError} `lease` is not a `Lease`, or `outcome` is wrong.
+   * @throws {RangeError} an unknown field, or a value out of range.
+   */
+  store(lease: Lease, outcome: FetchOutcome, now?: number | null): Access
+  /**
+   * Gives a fetch back without an outcome (you gave up): the next lookup
+   * hands it to someone else.
+   *
+   * @throws {TypeError} `lease` is not a `Lease`.
+   */
+  abandon(lease: Lease): void
+  /**
+   * Forgets `url`'s origin; returns whether it was held.
+   *
+   * @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
+   * @throws {RangeError} not an absolute `http`/`https` URL.
+   */
+  remove(url: string | Uint8Array): boolean
+  /** The counters since the cache was made. */
+  get stats(): CacheStats
+  /** How many origins are held. */
+  get size(): number
+}
+
+/** A cached copy's answer: a parsed file, allow-all or disallow-all. */
+export declare class CachedAnswer {
+  /** `'rules'`, `'allow-all'` or `'disallow-all'`. */
+  get kind(): AnswerKind
+  /** The parsed file when `kind` is `'rules'`, else `null`. */
+  get robots(): Robots | null
+  /**
+   * The rules for `token` under this answer; allow-all and disallow-all
+   * become rules that allow or disallow every URL. The token is checked
+   * as `robots.rulesFor` checks it, whatever the answer.
+   *
+   * @throws {TypeError} `token` is neither a string nor a `Uint8Array`.
+   * @throws {RangeError} an invalid token (`ERR_ROBOTSTXT_INVALID_TOKEN`).
+   */
+  rulesFor(token: string | Uint8Array): Rules
+}
+
+/**
  * One origin's copy of robots.txt and its clock: fresh until when, when to
  * fetch again, and the run of failures (SPEC §7). The library does no I/O:
  * ask `isDue`, fetch, `record` the outcome, then ask `answer`.
@@ -65,6 +153,96 @@ export declare class Entry {
    * @throws {RangeError} an unknown field, or a value out of range.
    */
   record(outcome: FetchOutcome, now?: number): Access
+}
+
+/**
+ * The right, and duty, to fetch one origin's robots.txt: fetch
+ * `robotsUrl` (conditionally, with `etag` and `lastModified` when they are
+ * set), then `cache.store(lease, outcome)`, or `cache.abandon(lease)`.
+ */
+export declare class Lease {
+  /** The normalised origin, such as `https://example.com:8443`. */
+  get origin(): string
+  /** The URL to fetch: the origin's `/robots.txt`. */
+  get robotsUrl(): string
+  /** The `ETag` to send as `If-None-Match`, or `null`. */
+  get etag(): string | null
+  /** The `Last-Modified` to send as `If-Modified-Since`, or `null`. */
+  get lastModified(): string | null
+}
+
+/**
+ * Hands out request start times per host, in order: the gap between two
+ * starts is at least `max(floorMs, crawl-delay, request-rate interval)`,
+ * widened while the host answers 429 or 5xx. Every `now` is epoch
+ * milliseconds and defaults to `Date.now()`.
+ *
+ * ```js
+ * const pacer = new Pacer()
+ * pacer.setRules('shop.test', rules)           // its crawl-delay and request-rate
+ * const start = pacer.reserve('shop.test')     // epoch ms, or null while switched off
+ * await sleep(start - Date.now())
+ * ```
+ */
+export declare class Pacer {
+  /**
+   * A pacer with no hosts yet.
+   *
+   * @throws {TypeError} an option of the wrong type.
+   * @throws {RangeError} an unknown option, or a value out of range.
+   */
+  constructor(options?: PacerOptions | null)
+  /**
+   * Reserves the next start slot for `host` at `now`: when the request
+   * may start (epoch ms, ≥ `now`), or `null` while the host is switched
+   * off. Slots are handed out in order, one gap apart.
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an empty or over-long host
+   *   (`ERR_ROBOTSTXT_INVALID_HOST`).
+   */
+  reserve(host: string | Uint8Array, now?: number | null): number | null
+  /**
+   * Sets `host`'s own pace from a crawler's rules: their crawl delay and
+   * request rate. The floor still applies.
+   *
+   * @throws {TypeError} `rules` is not a `Rules`, or a bad host type.
+   * @throws {RangeError} an invalid host.
+   */
+  setRules(host: string | Uint8Array, rules: Rules): void
+  /**
+   * Sets `host`'s own pace: the larger of `crawlDelay` (seconds) and the
+   * request-rate interval. The floor still applies.
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an invalid host, a negative delay, or a rate
+   *   that is not whole numbers ≥ 1.
+   */
+  setDelay(host: string | Uint8Array, pace: Pace): void
+  /**
+   * Reports how a request to `host` that ended at `now` went. A 429 or
+   * 5xx doubles the gap (capped) and a `Retry-After` pushes the next
+   * slot at least that far; any other status halves the backoff again.
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an invalid host, or a value out of range.
+   */
+  record(host: string | Uint8Array, outcome: RequestOutcome, now?: number | null): void
+  /**
+   * Switches `host` off (`reserve` answers `null`) or back on: a kill
+   * switch.
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an invalid host.
+   */
+  setEnabled(host: string | Uint8Array, enabled: boolean): void
+  /**
+   * The gap now applied between two request starts to `host`, in ms.
+   *
+   * @throws {TypeError} `host` is neither a string nor a `Uint8Array`.
+   * @throws {RangeError} an invalid host.
+   */
+  gapMs(host: string | Uint8Array): number
 }
 
 /**
@@ -251,6 +429,78 @@ export interface Answer {
 export type AnswerKind = 'rules' | 'allow-all' | 'disallow-all'
 
 /**
+ * The answer of `cache.lookup`. The fields that do not apply to `kind`
+ * are `null`.
+ */
+export interface CacheLookup {
+  /** `'ready'`, `'fetch'` or `'wait'`. */
+  kind: LookupKind
+  /** `'ready'`: what answers. */
+  answer: CachedAnswer | null
+  /**
+   * `'ready'`: whether the copy is past its freshness (an old copy kept
+   * while the file is being fetched or is unreachable).
+   */
+  stale: boolean | null
+  /** `'fetch'`: the lease to fetch with. */
+  lease: Lease | null
+  /** `'wait'`: when the other caller's lease runs out (epoch ms). */
+  until: number | null
+}
+
+/**
+ * How big the cache is, how long a fetch may take, and the freshness
+ * options of every copy. Every field is optional; times in milliseconds.
+ */
+export interface CacheOptions {
+  /**
+   * At most this many origins are kept; the least recently used goes
+   * first. Default 10,000.
+   */
+  capacity?: number
+  /**
+   * A fetch handed out and neither stored nor abandoned within this long
+   * is handed to the next caller. Default 60,000 (60 s).
+   */
+  leaseMs?: number
+  /** As in `FreshnessOptions`. */
+  freshForMs?: number
+  /** As in `FreshnessOptions`. */
+  retryMs?: number
+  /** As in `FreshnessOptions`. */
+  unreachableLimitMs?: number
+  /** As in `FreshnessOptions`. */
+  afterLimit?: AfterLimit
+  /** As in `FreshnessOptions`. */
+  policy?: AccessPolicy
+  /** As in `ParseOptions`. */
+  profile?: Profile
+  /** As in `ParseOptions`. */
+  parseLimit?: number
+  /** As in `ParseOptions`. */
+  typos?: boolean
+}
+
+/** Counters since the cache was made. */
+export interface CacheStats {
+  /** Answers from a fresh copy. */
+  hits: number
+  /**
+   * Lookups with no usable copy (a fetch handed out, a wait, or a
+   * disallow-all while another caller fetches).
+   */
+  misses: number
+  /** Fetches handed out. */
+  fetches: number
+  /** Answers from a copy past its freshness. */
+  stale: number
+  /** Origins dropped to stay within capacity. */
+  evictions: number
+  /** Origins held now. */
+  entries: number
+}
+
+/**
  * A fetch outcome classified: what it means, and whether it is a failure
  * to retry later.
  */
@@ -368,6 +618,12 @@ export interface FreshnessOptions {
 /** What one line's key makes of it. */
 export type LineKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'request-rate' | 'host' | 'unknown' | 'invalid'
 
+/**
+ * What a lookup gets: `'ready'` (an answer), `'fetch'` (you fetch now) or
+ * `'wait'` (another caller is fetching and there is no copy yet).
+ */
+export type LookupKind = 'ready' | 'fetch' | 'wait'
+
 /** A fetch outcome's meaning and, for `'follow-rules'`, the parsed body. */
 export interface OutcomeAccess {
   /** What the outcome means. */
@@ -376,6 +632,30 @@ export interface OutcomeAccess {
   retryLater: boolean
   /** The parsed body when `access` is `'follow-rules'`, else `null`. */
   robots: Robots | null
+}
+
+/** The pace a site asks for, for `pacer.setDelay`. */
+export interface Pace {
+  /** `crawl-delay` in seconds, or `null`. */
+  crawlDelay?: number | null
+  /** `request-rate`, or `null`; `rules.requestRate` fits. */
+  requestRate?: Rate | null
+}
+
+/** The pacer's settings. Every field is optional; times in milliseconds. */
+export interface PacerOptions {
+  /** The smallest gap between two request starts to one host: 1,000. */
+  floorMs?: number
+  /**
+   * The largest gap backoff may widen to: 600,000 (10 minutes; never
+   * below the host's own gap).
+   */
+  backoffCapMs?: number
+  /**
+   * At most this many hosts are tracked; idle ones are dropped first.
+   * Default 100,000.
+   */
+  capacity?: number
 }
 
 /**
@@ -403,6 +683,25 @@ export interface ParseOptions {
  * differ: `'rfc'` (the default) or `'google'`.
  */
 export type Profile = 'rfc' | 'google'
+
+/** `request-rate: n/m`: `requests` requests per `seconds` seconds. */
+export interface Rate {
+  /** Requests per window: a whole number ≥ 1. */
+  requests: number
+  /** The window in seconds: a whole number ≥ 1. */
+  seconds: number
+}
+
+/** How a request to a host went, for `pacer.record`. */
+export interface RequestOutcome {
+  /**
+   * The HTTP status, or `null` for a network error. A 429 or 5xx widens
+   * the gap (backoff); any other status narrows it again.
+   */
+  status?: number
+  /** `Retry-After` in milliseconds: the next start is at least that far. */
+  retryAfterMs?: number
+}
 
 /** `request-rate: n/m`: `requests` requests per `seconds` seconds. */
 export interface RequestRate {

@@ -835,7 +835,11 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Cache = nativeBinding.Cache
+module.exports.CachedAnswer = nativeBinding.CachedAnswer
 module.exports.Entry = nativeBinding.Entry
+module.exports.Lease = nativeBinding.Lease
+module.exports.Pacer = nativeBinding.Pacer
 module.exports.Robots = nativeBinding.Robots
 module.exports.Rules = nativeBinding.Rules
 module.exports.Access = nativeBinding.Access
@@ -847,5 +851,6 @@ module.exports.classifyFetch = nativeBinding.classifyFetch
 module.exports.DecisionKind = nativeBinding.DecisionKind
 module.exports.DiagnosticFlag = nativeBinding.DiagnosticFlag
 module.exports.LineKind = nativeBinding.LineKind
+module.exports.LookupKind = nativeBinding.LookupKind
 module.exports.Profile = nativeBinding.Profile
 module.exports.version = nativeBinding.version

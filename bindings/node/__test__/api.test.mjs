@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 
 import * as esm from 'robotstxt'
 import {
-  Entry, Robots, Rules, accessFromOutcome, classifyFetch, version
+  Cache, Entry, Lease, Pacer, Robots, Rules, accessFromOutcome, classifyFetch, version
 } from '../index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -381,5 +381,89 @@ describe('freshness (SPEC §7)', () => {
     entry.record({ status: 404 }, 0)
     assert.deepEqual(entry.answer(0), { kind: 'allow-all', robots: null })
     assert.equal(entry.hasCopy, true)
+  })
+})
+
+describe('cache (single flight)', () => {
+  test('one caller fetches, the others wait or get disallow-all, then everyone reads the copy', () => {
+    const cache = new Cache({ capacity: 10, leaseMs: 30000 })
+    const first = cache.lookup('https://bazaar.nimbu.test/prices/today', 0)
+    assert.equal(first.kind, 'fetch')
+    assert.ok(first.lease instanceof Lease)
+    assert.equal(first.lease.origin, 'https://bazaar.nimbu.test')
+    assert.equal(first.lease.robotsUrl, 'https://bazaar.nimbu.test/robots.txt')
+    assert.deepEqual([first.lease.etag, first.lease.lastModified], [null, null])
+    assert.deepEqual(cache.lookup('https://bazaar.nimbu.test/x', 1),
+      { kind: 'wait', answer: null, stale: null, lease: null, until: 30000 })
+    const blanket = cache.lookup(Buffer.from('https://bazaar.nimbu.test/x'), 1, 'disallow-all')
+    assert.equal(blanket.answer.kind, 'disallow-all')
+    assert.equal(blanket.answer.rulesFor('NimbuBot').isAllowed('/anything'), false)
+    assert.equal(cache.store(first.lease, { status: 200, body: SHOP, etag: '"v1"' }, 2), 'follow-rules')
+    const ready = cache.lookup('https://bazaar.nimbu.test/', 3)
+    assert.equal(ready.kind, 'ready')
+    assert.equal(ready.stale, false)
+    assert.ok(ready.answer.robots instanceof Robots)
+    assert.equal(ready.answer.rulesFor('NimbuBot').isAllowed('/prices/history'), false)
+    assert.equal(cache.size, 1)
+    assert.equal(cache.stats.fetches, 1)
+    // A day later the refresh is a conditional request.
+    const again = cache.lookup('https://bazaar.nimbu.test/', 2 + 86400000)
+    assert.equal(again.lease.etag, '"v1"')
+    cache.abandon(again.lease)
+    assert.equal(cache.remove('https://bazaar.nimbu.test/a'), true)
+    assert.equal(cache.remove('https://bazaar.nimbu.test/a'), false)
+  })
+
+  test('errors', () => {
+    const cache = new Cache()
+    throwsWith(() => cache.lookup('/relative', 0), RangeError, 'ERR_ROBOTSTXT_INVALID_URL', /no scheme/)
+    throwsWith(() => cache.lookup('ftp://a.test/', 0), RangeError, 'ERR_ROBOTSTXT_INVALID_URL')
+    throwsWith(() => cache.lookup(42, 0), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be/)
+    throwsWith(() => cache.lookup('https://a.test/', 0, 'sleep'), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /"wait", "disallow-all"/)
+    throwsWith(() => cache.store({ origin: 'https://a.test' }, { status: 200 }, 0), TypeError, 'ERR_INVALID_ARG_TYPE', /^lease must be a Lease/)
+    throwsWith(() => cache.abandon(null), TypeError, 'ERR_INVALID_ARG_TYPE', /^lease must be a Lease/)
+    const { lease } = cache.lookup('https://a.test/', 0)
+    throwsWith(() => cache.store(lease, { status: '200' }, 0), TypeError, 'ERR_INVALID_ARG_TYPE', /outcome.status/)
+    throwsWith(() => new Cache({ capacity: 0 }), RangeError, 'ERR_OUT_OF_RANGE', /capacity/)
+    throwsWith(() => new Cache({ size: 5 }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /unknown option "size"/)
+    const ready = cache.lookup('https://b.test/', 0, 'disallow-all')
+    assert.equal(ready.kind, 'fetch')
+    throwsWith(() => cache.lookup('https://b.test/', 0, 'disallow-all').answer.rulesFor('My Bot'),
+      RangeError, 'ERR_ROBOTSTXT_INVALID_TOKEN')
+    assert.throws(() => new Lease())
+  })
+})
+
+describe('pacer (SPEC §8)', () => {
+  test('starts one gap apart, backoff, kill switch', () => {
+    const pacer = new Pacer({ floorMs: 0 })
+    pacer.setRules('shop.test', Robots.parse(SHOP).rulesFor('NimbuBot')) // crawl-delay 2.5
+    assert.equal(pacer.gapMs('shop.test'), 2500)
+    assert.equal(pacer.reserve('shop.test', 1000), 1000)
+    assert.equal(pacer.reserve('SHOP.test', 1000), 3500)
+    pacer.record('shop.test', { status: 429, retryAfterMs: 60000 }, 1100)
+    assert.equal(pacer.reserve('shop.test', 1200), 61100)
+    assert.equal(pacer.gapMs('shop.test'), 5000)
+    pacer.setEnabled('shop.test', false)
+    assert.equal(pacer.reserve('shop.test', 2000), null)
+    pacer.setEnabled('shop.test', true)
+    pacer.setDelay('other.test', { crawlDelay: null, requestRate: { requests: 1, seconds: 10 } })
+    assert.equal(pacer.gapMs('other.test'), 10000)
+    pacer.setDelay('other.test', { crawlDelay: 0.25 })
+    assert.equal(pacer.gapMs(Buffer.from('other.test')), 250)
+    assert.ok(pacer.reserve('third.test') >= Date.now() - 1000)
+  })
+
+  test('errors', () => {
+    const pacer = new Pacer()
+    throwsWith(() => pacer.reserve('', 0), RangeError, 'ERR_ROBOTSTXT_INVALID_HOST', /empty/)
+    throwsWith(() => pacer.reserve(7, 0), TypeError, 'ERR_INVALID_ARG_TYPE', /^host must be/)
+    throwsWith(() => pacer.setRules('a.test', {}), TypeError, 'ERR_INVALID_ARG_TYPE', /^rules must be a Rules/)
+    throwsWith(() => pacer.setDelay('a.test', { crawlDelay: -1 }), RangeError, 'ERR_OUT_OF_RANGE', /crawlDelay/)
+    throwsWith(() => pacer.setDelay('a.test', { requestRate: { requests: 0, seconds: 1 } }), RangeError, 'ERR_OUT_OF_RANGE')
+    throwsWith(() => pacer.setDelay('a.test', 5), TypeError, 'ERR_INVALID_ARG_TYPE', /^pace must be an object/)
+    throwsWith(() => pacer.record('a.test', { status: 200, retry: 1 }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION')
+    throwsWith(() => pacer.setEnabled('a.test', 'yes'), TypeError, 'ERR_INVALID_ARG_TYPE', /^enabled must be a boolean/)
+    throwsWith(() => new Pacer({ floorMs: -1 }), RangeError, 'ERR_OUT_OF_RANGE')
   })
 })

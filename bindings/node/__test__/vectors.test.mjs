@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import { Entry, Robots, classifyFetch } from '../index.js'
+import { Cache, Entry, Pacer, Robots, classifyFetch } from '../index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const vectorsDir = join(here, '..', '..', '..', 'tests', 'vectors')
@@ -177,46 +177,55 @@ function runAccessCase (kase, at) {
 
 const ms = (seconds) => Math.round(seconds * 1000)
 
+/** A timeline's `policy`, as Entry/Cache options. */
+function freshnessOptions (p, at) {
+  const options = {}
+  if (p === undefined) return options
+  checkFields(p, ['fresh_for_s', 'retry_s', 'unreachable_limit_s', 'after_limit', 'access'], `${at} policy`)
+  if (p.fresh_for_s !== undefined) options.freshForMs = ms(p.fresh_for_s)
+  if (p.retry_s !== undefined) options.retryMs = ms(p.retry_s)
+  if (p.unreachable_limit_s !== undefined) options.unreachableLimitMs = ms(p.unreachable_limit_s)
+  if (p.after_limit !== undefined) options.afterLimit = p.after_limit
+  if (p.access !== undefined) options.policy = p.access
+  return options
+}
+
+/** A timeline's `fetch`, as a FetchOutcome. */
+function fetchOutcome (f, at) {
+  checkFields(f, ['status', 'redirects', 'body', 'max_age_s', 'retry_after_s', 'etag', 'last_modified'], at)
+  const outcome = { status: f.status ?? null }
+  if (f.redirects !== undefined) outcome.redirects = f.redirects
+  if (f.body !== undefined) outcome.body = bodyArg(f.body, at)
+  if (f.max_age_s !== undefined) outcome.maxAgeMs = ms(f.max_age_s)
+  if (f.retry_after_s !== undefined) outcome.retryAfterMs = ms(f.retry_after_s)
+  if (f.etag !== undefined) outcome.etag = f.etag
+  if (f.last_modified !== undefined) outcome.lastModified = f.last_modified
+  return outcome
+}
+
+function checkValidators (want, got, at) {
+  checkFields(want, ['etag', 'last_modified'], `${at}: validators`)
+  assert.deepEqual({ etag: got.etag, lastModified: got.lastModified },
+    { etag: want.etag, lastModified: want.last_modified }, `${at}: validators`)
+}
+
 function runTimeline (kase, at) {
   checkFields(kase, ['name', 'policy', 'steps', 'fetches'], at)
-  const options = {}
-  if (kase.policy !== undefined) {
-    const p = kase.policy
-    checkFields(p, ['fresh_for_s', 'retry_s', 'unreachable_limit_s', 'after_limit', 'access'], `${at} policy`)
-    if (p.fresh_for_s !== undefined) options.freshForMs = ms(p.fresh_for_s)
-    if (p.retry_s !== undefined) options.retryMs = ms(p.retry_s)
-    if (p.unreachable_limit_s !== undefined) options.unreachableLimitMs = ms(p.unreachable_limit_s)
-    if (p.after_limit !== undefined) options.afterLimit = p.after_limit
-    if (p.access !== undefined) options.policy = p.access
-  }
-  const entry = new Entry(options)
+  const entry = new Entry(freshnessOptions(kase.policy, at))
   let fetches = 0
   kase.steps.forEach((step, i) => {
     const where = `${at} step ${i}`
     const now = ms(step.at_s)
     if (step.fetch !== undefined) {
       checkFields(step, ['at_s', 'fetch'], where)
-      const f = step.fetch
-      checkFields(f, ['status', 'redirects', 'body', 'max_age_s', 'retry_after_s', 'etag', 'last_modified'], where)
-      const outcome = { status: f.status ?? null }
-      if (f.redirects !== undefined) outcome.redirects = f.redirects
-      if (f.body !== undefined) outcome.body = bodyArg(f.body, where)
-      if (f.max_age_s !== undefined) outcome.maxAgeMs = ms(f.max_age_s)
-      if (f.retry_after_s !== undefined) outcome.retryAfterMs = ms(f.retry_after_s)
-      if (f.etag !== undefined) outcome.etag = f.etag
-      if (f.last_modified !== undefined) outcome.lastModified = f.last_modified
-      entry.record(outcome, now)
+      entry.record(fetchOutcome(step.fetch, where), now)
       fetches += 1
       return
     }
     checkFields(step, ['at_s', 'due', 'access', 'checks', 'token', 'next_try_s', 'validators'], where)
     if (step.due !== undefined) assert.equal(entry.isDue(now), step.due, `${where}: due`)
     if (step.next_try_s !== undefined) assert.equal(entry.dueAt, ms(step.next_try_s), `${where}: next_try`)
-    if (step.validators !== undefined) {
-      checkFields(step.validators, ['etag', 'last_modified'], `${where}: validators`)
-      assert.deepEqual(entry.validators,
-        { etag: step.validators.etag, lastModified: step.validators.last_modified }, `${where}: validators`)
-    }
+    if (step.validators !== undefined) checkValidators(step.validators, entry.validators, where)
     const answer = entry.answer(now)
     if (step.access !== undefined) {
       assert.equal(answer.kind.replace('-', '_'), step.access, `${where}: access`)
@@ -232,6 +241,128 @@ function runTimeline (kase, at) {
     }
   })
   if (kase.fetches !== undefined) assert.equal(fetches, kase.fetches, `${at}: fetch steps`)
+}
+
+function runCacheCase (kase, at) {
+  checkFields(kase, ['name', 'options', 'steps'], at)
+  const options = {}
+  if (kase.options !== undefined) {
+    checkFields(kase.options, ['capacity', 'lease_s', 'policy'], `${at} options`)
+    if (kase.options.capacity !== undefined) options.capacity = kase.options.capacity
+    if (kase.options.lease_s !== undefined) options.leaseMs = ms(kase.options.lease_s)
+    Object.assign(options, freshnessOptions(kase.options.policy, at))
+  }
+  const cache = new Cache(options)
+  const leases = new Map()
+  kase.steps.forEach((step, i) => {
+    const where = `${at} step ${i}`
+    if (step.stats !== undefined) {
+      checkFields(step, ['stats'], where)
+      const got = cache.stats
+      for (const [key, want] of Object.entries(step.stats)) {
+        assert.ok(key in got, `${where}: unknown stat ${key}`)
+        assert.equal(got[key], want, `${where}: stats.${key}`)
+      }
+      return
+    }
+    const now = ms(step.at_s)
+    if (step.store !== undefined) {
+      checkFields(step, ['at_s', 'store', 'fetch'], where)
+      assert.ok(leases.has(step.store), `${where}: no lease ${step.store}`)
+      cache.store(leases.get(step.store), fetchOutcome(step.fetch, where), now)
+      return
+    }
+    if (step.abandon !== undefined) {
+      checkFields(step, ['at_s', 'abandon'], where)
+      cache.abandon(leases.get(step.abandon))
+      return
+    }
+    checkFields(step, ['at_s', 'lookup', 'when_fetching', 'expect', 'stale', 'answer', 'checks', 'token',
+      'validators', 'lease', 'origin', 'until_s', 'error'], where)
+    const when = (step.when_fetching ?? 'wait').replace('_', '-')
+    if (step.error !== undefined) {
+      assert.equal(step.error, 'invalid_url', `${where}: unknown error kind`)
+      assert.throws(() => cache.lookup(step.lookup, now, when), (err) => {
+        assert.ok(err instanceof RangeError, `${where}: ${err}`)
+        assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_URL', `${where}: code`)
+        return true
+      })
+      return
+    }
+    const got = cache.lookup(step.lookup, now, when)
+    assert.equal(got.kind, step.expect, `${where}: expect`)
+    if (got.kind === 'ready') {
+      if (step.stale !== undefined) assert.equal(got.stale, step.stale, `${where}: stale`)
+      if (step.answer !== undefined) assert.equal(got.answer.kind.replace('-', '_'), step.answer, `${where}: answer`)
+      assert.equal(got.answer.robots !== null, got.answer.kind === 'rules', `${where}: robots with rules only`)
+      if (step.checks !== undefined) {
+        const rules = got.answer.rulesFor(step.token ?? 'ExampleBot')
+        for (const check of step.checks) {
+          checkFields(check, ['url', 'allowed'], where)
+          assert.equal(rules.isAllowed(check.url), check.allowed, `${where}: ${check.url}`)
+        }
+      }
+    } else if (got.kind === 'fetch') {
+      if (step.validators !== undefined) checkValidators(step.validators, got.lease, where)
+      if (step.origin !== undefined) assert.equal(got.lease.origin, step.origin, `${where}: origin`)
+      assert.equal(got.lease.robotsUrl, `${got.lease.origin}/robots.txt`, `${where}: robotsUrl`)
+      assert.equal(typeof step.lease, 'string', `${where}: a fetch step names its lease`)
+      leases.set(step.lease, got.lease)
+    } else if (step.until_s !== undefined) {
+      assert.equal(got.until, ms(step.until_s), `${where}: until`)
+    }
+  })
+}
+
+function runPacingCase (kase, at) {
+  checkFields(kase, ['name', 'options', 'steps'], at)
+  const options = {}
+  if (kase.options !== undefined) {
+    checkFields(kase.options, ['floor_s', 'backoff_cap_s', 'capacity'], `${at} options`)
+    if (kase.options.floor_s !== undefined) options.floorMs = ms(kase.options.floor_s)
+    if (kase.options.backoff_cap_s !== undefined) options.backoffCapMs = ms(kase.options.backoff_cap_s)
+    if (kase.options.capacity !== undefined) options.capacity = kase.options.capacity
+  }
+  const pacer = new Pacer(options)
+  kase.steps.forEach((step, i) => {
+    const where = `${at} step ${i}`
+    checkFields(step, ['at_s', 'reserve', 'start_s', 'error', 'set_rules', 'set_delay', 'record', 'enabled', 'gap_s'], where)
+    const now = ms(step.at_s)
+    if (step.reserve !== undefined) {
+      if (step.error !== undefined) {
+        assert.throws(() => pacer.reserve(step.reserve, now), (err) => {
+          assert.ok(err instanceof RangeError, `${where}: ${err}`)
+          assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_HOST', `${where}: code`)
+          return true
+        })
+        return
+      }
+      const want = step.start_s === null ? null : ms(step.start_s)
+      assert.equal(pacer.reserve(step.reserve, now), want, `${where}: start`)
+    } else if (step.set_rules !== undefined) {
+      const set = step.set_rules
+      checkFields(set, ['host', 'body', 'token'], where)
+      pacer.setRules(set.host, Robots.parse(bodyArg(set.body, where)).rulesFor(set.token))
+    } else if (step.set_delay !== undefined) {
+      const set = step.set_delay
+      checkFields(set, ['host', 'crawl_delay_s', 'request_rate'], where)
+      pacer.setDelay(set.host, { crawlDelay: set.crawl_delay_s ?? null, requestRate: set.request_rate ?? null })
+    } else if (step.record !== undefined) {
+      const record = step.record
+      checkFields(record, ['host', 'status', 'retry_after_s'], where)
+      const outcome = { status: record.status ?? null }
+      if (record.retry_after_s !== undefined) outcome.retryAfterMs = ms(record.retry_after_s)
+      pacer.record(record.host, outcome, now)
+    } else if (step.enabled !== undefined) {
+      checkFields(step.enabled, ['host', 'on'], where)
+      pacer.setEnabled(step.enabled.host, step.enabled.on)
+    } else if (step.gap_s !== undefined) {
+      checkFields(step.gap_s, ['host', 'gap'], where)
+      assert.equal(pacer.gapMs(step.gap_s.host), ms(step.gap_s.gap), `${where}: gap`)
+    } else {
+      assert.fail(`${where}: a step with nothing to do`)
+    }
+  })
 }
 
 const files = readdirSync(vectorsDir).filter((f) => f.endsWith('.json')).sort()
@@ -255,6 +386,8 @@ for (const file of files) {
       await t.test(kase.name, () => {
         if (file === 'access.json') runAccessCase(kase, at)
         else if (file === 'freshness.json') runTimeline(kase, at)
+        else if (file === 'cache.json') runCacheCase(kase, at)
+        else if (file === 'pacing.json') runPacingCase(kase, at)
         else runParseCase(kase, at)
       })
     }

@@ -8,7 +8,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 use crate::access::{read_optional, Access, AccessPolicy, FetchOutcome};
-use crate::js::Js;
+use crate::js::{Js, Object};
 use crate::robots::{ParseOptions, Profile, Robots};
 
 /// What to do once a file has been unreachable for `unreachableLimitMs`.
@@ -47,7 +47,8 @@ pub struct FreshnessOptions {
 }
 
 impl FreshnessOptions {
-    fn read(env: &Env, value: Option<&Unknown<'_>>) -> Result<robotstxt::FreshnessPolicy> {
+    /// The keys of `FreshnessOptions`.
+    pub fn keys() -> Vec<&'static str> {
         let mut keys = ParseOptions::KEYS.to_vec();
         keys.extend([
             "freshForMs",
@@ -56,10 +57,11 @@ impl FreshnessOptions {
             "afterLimit",
             "policy",
         ]);
-        let object = match value {
-            Some(v) => Js::new(env, v).options("options", &keys)?,
-            None => None,
-        };
+        keys
+    }
+
+    /// Reads the freshness options of `object` (which may have more keys).
+    pub fn read(env: &Env, object: Option<Object<'_>>) -> Result<robotstxt::FreshnessPolicy> {
         let mut policy = robotstxt::FreshnessPolicy {
             parse: ParseOptions::read(object)?.to_core(env)?,
             ..Default::default()
@@ -144,7 +146,8 @@ pub struct Entry {
     policy: robotstxt::FreshnessPolicy,
 }
 
-fn now(env: &Env, value: Option<&Unknown<'_>>) -> Result<u64> {
+/// `now` in epoch ms: the argument, or the system clock when it is absent.
+pub fn now(env: &Env, value: Option<&Unknown<'_>>) -> Result<u64> {
     match value {
         Some(v) => Js::new(env, v).millis("now"),
         None => Ok(SystemTime::now()
@@ -157,7 +160,7 @@ fn millis(ms: u64) -> f64 {
     ms as f64
 }
 
-fn lossy(bytes: Option<&[u8]>) -> Option<String> {
+pub fn lossy(bytes: Option<&[u8]>) -> Option<String> {
     bytes.map(|b| String::from_utf8_lossy(b).into_owned())
 }
 
@@ -173,9 +176,13 @@ impl Entry {
         ts_args_type = "options?: FreshnessOptions | null"
     )]
     pub fn new(env: &Env, options: Option<Unknown>) -> Result<Entry> {
+        let object = match &options {
+            Some(o) => Js::new(env, o).options("options", &FreshnessOptions::keys())?,
+            None => None,
+        };
         Ok(Entry {
             inner: robotstxt::Entry::new(),
-            policy: FreshnessOptions::read(env, options.as_ref())?,
+            policy: FreshnessOptions::read(env, object)?,
         })
     }
 

@@ -7,7 +7,9 @@ use std::fmt::Display;
 use std::mem::MaybeUninit;
 use std::ptr;
 
-use napi::bindgen_prelude::Unknown;
+use napi::bindgen_prelude::{
+    ClassInstance, FromNapiValue, JavaScriptClassExt, MaybeTypeTag, Unknown,
+};
 use napi::{sys, Env, Error, JsValue, Result, Status};
 
 /// Node's code for an argument of the wrong type (`TypeError`).
@@ -22,9 +24,13 @@ pub const ERR_NO_TOKENS: &str = "ERR_ROBOTSTXT_NO_TOKENS";
 pub const ERR_PARSE_LIMIT: &str = "ERR_ROBOTSTXT_PARSE_LIMIT";
 /// `RangeError` code: an unknown option or an option value out of its set.
 pub const ERR_INVALID_OPTION: &str = "ERR_ROBOTSTXT_INVALID_OPTION";
+/// `RangeError` code: not an absolute `http`/`https` URL (cache).
+pub const ERR_INVALID_URL: &str = "ERR_ROBOTSTXT_INVALID_URL";
+/// `RangeError` code: an empty or over-long host name (pacer).
+pub const ERR_INVALID_HOST: &str = "ERR_ROBOTSTXT_INVALID_HOST";
 
-/// Throws a `TypeError` with `code` and returns the error that tells napi-rs
-/// an exception is already pending.
+/// Throws a `TypeError` (code `ERR_INVALID_ARG_TYPE`) and returns the error
+/// that tells napi-rs an exception is already pending.
 pub fn type_error(env: &Env, message: &str) -> Error {
     let _ = env.throw_type_error(message, Some(ERR_INVALID_ARG_TYPE));
     Error::from_status(Status::PendingException)
@@ -42,6 +48,8 @@ pub fn core_error(env: &Env, err: &robotstxt::Error) -> Error {
         robotstxt::Error::InvalidToken { .. } => ERR_INVALID_TOKEN,
         robotstxt::Error::NoTokens => ERR_NO_TOKENS,
         robotstxt::Error::ParseLimit { .. } => ERR_PARSE_LIMIT,
+        robotstxt::Error::InvalidUrl { .. } => ERR_INVALID_URL,
+        robotstxt::Error::InvalidHost { .. } => ERR_INVALID_HOST,
         _ => ERR_INVALID_OPTION,
     };
     range_error(env, code, &err.to_string())
@@ -314,6 +322,21 @@ impl<'e> Js<'e> {
             self.env,
             &format!("{what} must be {expected}, not {}", self.describe()),
         )
+    }
+
+    /// An instance of the class `T` (named `class` in messages); anything
+    /// else throws a `TypeError`.
+    pub fn instance<T>(self, what: &str, class: &str) -> Result<ClassInstance<'e, T>>
+    where
+        T: JavaScriptClassExt + MaybeTypeTag + 'e,
+    {
+        let value = unknown(self.env, self.raw);
+        if !T::instance_of(self.env, &value)? {
+            return Err(self.wrong_type(what, class));
+        }
+        // SAFETY: `raw` is a live instance of `T`'s class; the conversion
+        // checks the type tag again before it casts.
+        unsafe { ClassInstance::<T>::from_napi_value(self.env.raw(), self.raw) }
     }
 
     /// The length of an array; anything else throws a `TypeError`.

@@ -9,7 +9,9 @@
 //! - [`rules`]: `isAllowed`, `decide`, the batch calls, crawl delay, rates;
 //! - [`access`]: the fetch outcome → access policy (SPEC §6);
 //! - [`freshness`]: `Entry`, one copy's freshness as a function of `now`
-//!   (SPEC §7), in epoch milliseconds.
+//!   (SPEC §7), in epoch milliseconds;
+//! - [`cache`]: `Cache`, copies keyed by origin with single-flight fetches;
+//! - [`pacer`]: `Pacer`, request start times per host (SPEC §8).
 //!
 //! `napi build` turns the `///` comments below into the JSDoc of the
 //! generated `index.d.ts`, so they are written for JavaScript readers.
@@ -19,8 +21,10 @@
 #![cfg_attr(test, allow(dead_code))]
 
 mod access;
+mod cache;
 mod freshness;
 mod js;
+mod pacer;
 mod robots;
 mod rules;
 

@@ -120,6 +120,10 @@ pub struct Rules {
 }
 
 impl Rules {
+    pub(crate) fn core(&self) -> &robotstxt::Rules {
+        &self.inner
+    }
+
     pub(crate) fn wrap(env: &Env, inner: robotstxt::Rules) -> Rules {
         // An estimate: the object and its order of rules.
         let external = i64::try_from(128 + inner.len() * 4).unwrap_or(i64::MAX);

@@ -1,0 +1,72 @@
+// Compiled with `tsc --noEmit --strict` by `npm run typecheck`: the types of
+// index.d.ts describe the API as the tests use it.
+
+import {
+  type Access, type Decision, type Diagnostic, type FetchOutcome, type Profile,
+  type CacheLookup, type CacheStats,
+  Cache, Entry, Lease, Pacer, Robots, Rules, accessFromOutcome, classifyFetch, version
+} from '../index.js'
+
+const profile: Profile = 'google'
+const robots: Robots = Robots.parse(new Uint8Array([0x2f]), { profile, parseLimit: 600000, typos: false })
+Robots.parse('User-agent: *\nDisallow: /x\n')
+const rules: Rules = robots.rulesFor('ExampleBot')
+robots.rulesForAny(['a', new Uint8Array([0x62])])
+robots.rulesForStrictest(['GPTBot', 'CCBot'])
+
+const allowed: boolean = rules.isAllowed('https://example.com/x')
+const d: Decision = rules.decide(new Uint8Array([0x2f]))
+const kind: 'allow' | 'disallow' | 'none' = d.kind
+const line: number = d.line
+const kept: string[] = rules.filterAllowed(['/a', '/b'])
+const keptBytes: Uint8Array[] = rules.filterAllowed([new Uint8Array([0x2f])])
+const many: Decision[] = rules.decideMany(['/a', new Uint8Array([0x2f])])
+const delay: number | null = rules.crawlDelay
+const interval: number | undefined = rules.requestRate?.interval
+const sitemaps: string[] = robots.sitemaps
+const host: string | null = robots.host
+const diagnostics: Diagnostic[] = robots.diagnostics
+const flags: Array<'typo' | 'missing-colon' | 'too-long' | 'outside-group' | 'invalid-value' | 'unknown-key'> =
+  diagnostics.flatMap((x) => x.flags)
+
+const access: Access = classifyFetch(503, 0, 'careful').access
+const outcome: FetchOutcome = { status: null }
+const got = accessFromOutcome({ status: 200, body: 'User-agent: *' }, { policy: 'strict', profile: 'rfc' })
+const parsed: Robots | null = got.robots
+const entry = new Entry({ freshForMs: 3600000, afterLimit: 'allow', policy: 'strict' })
+const due: boolean = entry.isDue(Date.now())
+const recorded: Access = entry.record({ status: 200, body: new Uint8Array(), etag: '"x"', maxAgeMs: 1000 }, 0)
+const answer = entry.answer()
+const answerKind: 'rules' | 'allow-all' | 'disallow-all' = answer.kind
+const etag: string | null = entry.validators.etag
+const v: string = version()
+
+const cache = new Cache({ capacity: 100, leaseMs: 30000, freshForMs: 3600000, profile: 'google' })
+const looked: CacheLookup = cache.lookup('https://a.test/x', Date.now(), 'disallow-all')
+const lookupKind: 'ready' | 'fetch' | 'wait' = looked.kind
+const lease: Lease | null = looked.lease
+if (lease !== null) {
+  const robotsUrl: string = lease.robotsUrl
+  const stored: Access = cache.store(lease, { status: 200, body: robotsUrl }, 0)
+  cache.abandon(lease)
+  void stored
+}
+const cachedRules: Rules | undefined = looked.answer?.rulesFor('ExampleBot')
+const stats: CacheStats = cache.stats
+const pacer = new Pacer({ floorMs: 0, backoffCapMs: 60000 })
+pacer.setRules('a.test', rules)
+pacer.setDelay('a.test', { crawlDelay: 0.5, requestRate: rules.requestRate })
+pacer.record('a.test', { status: 429, retryAfterMs: 1000 })
+pacer.setEnabled('a.test', false)
+const start: number | null = pacer.reserve('a.test')
+const gap: number = pacer.gapMs('a.test')
+
+// @ts-expect-error a URL is a string or bytes
+rules.isAllowed(42)
+// @ts-expect-error profiles are 'rfc' or 'google'
+Robots.parse('', { profile: 'bing' })
+// @ts-expect-error status is required (null for a network error)
+accessFromOutcome({ body: '' })
+
+export const used = [allowed, kind, line, kept, keptBytes, many, delay, interval, sitemaps, host, flags,
+  access, outcome, parsed, due, recorded, answerKind, etag, v, lookupKind, cachedRules, stats, start, gap]
