@@ -33,8 +33,8 @@
  *   you pass.
  * - Ownership. A handle returned through `**_out` is yours: release it with
  *   its `_free` function, once. Freeing NULL does nothing. Text handed out
- *   (sitemaps, host, decision patterns, validators) borrows from the handle
- *   it came from and stays valid until that handle is freed (for
+ *   (sitemaps, host, decision patterns, validators, lease URLs) borrows from
+ *   the handle it came from and stays valid until that handle is freed (for
  *   robotstxt_entry: until the next robotstxt_entry_record). Static strings
  *   (version, messages, names) are never freed.
  * - Enumerations are uint32_t typedefs with #defined values, so an unknown
@@ -50,6 +50,13 @@
  * - robotstxt_entry is not synchronised: robotstxt_entry_record (and _free)
  *   must not overlap with any other call on the same entry; the read-only
  *   calls (const robotstxt_entry *) may overlap with each other.
+ * - robotstxt_cache and robotstxt_pacer are synchronised: share one handle
+ *   between any number of threads and call any function on it concurrently
+ *   (single-flight fetches per origin, pacer slots in order per host). Only
+ *   their _free must not overlap with other uses of the same handle.
+ * - robotstxt_lease may move between threads; storing or abandoning it
+ *   twice (even concurrently) is reported (ROBOTSTXT_STATUS_INVALID_LEASE).
+ *   Only robotstxt_lease_free must not overlap with other uses of it.
  * - The last-error message is per thread.
  *
  * Link with `pkg-config --cflags --libs robotstxt`, or vendor librobotstxt.a
@@ -77,6 +84,14 @@
 #define ROBOTSTXT_MAX_PARSE_LIMIT 536870912
 
 /**
+ * A cache of robots.txt copies keyed by origin (`scheme://host[:port]`).
+ * Synchronised: any number of threads may call any function on one handle
+ * at the same time; only `robotstxt_cache_free` must not overlap with other
+ * uses. Free it with `robotstxt_cache_free`.
+ */
+typedef struct robotstxt_cache robotstxt_cache;
+
+/**
  * One origin's copy of its robots.txt and when to fetch it again. Not
  * synchronised: calls that change it (`robotstxt_entry_record`) must not
  * overlap with any other call on the same handle; calls that only read
@@ -84,6 +99,23 @@
  * `robotstxt_entry_free`.
  */
 typedef struct robotstxt_entry robotstxt_entry;
+
+/**
+ * The right, and duty, to fetch one origin's robots.txt, handed out by
+ * `robotstxt_cache_lookup`. Pass it once to `robotstxt_cache_store` or
+ * `robotstxt_cache_abandon` of the same cache, then free it with
+ * `robotstxt_lease_free`. It may move between threads, and calls on it may
+ * overlap; only `robotstxt_lease_free` must not overlap with other uses.
+ */
+typedef struct robotstxt_lease robotstxt_lease;
+
+/**
+ * Hands out request start times per host, in order. Synchronised: any
+ * number of threads may call any function on one handle at the same time,
+ * and each caller gets its own slot; only `robotstxt_pacer_free` must not
+ * overlap with other uses. Free it with `robotstxt_pacer_free`.
+ */
+typedef struct robotstxt_pacer robotstxt_pacer;
 
 /**
  * A parsed robots.txt. Immutable: any number of threads may use one handle
@@ -336,6 +368,127 @@ typedef struct robotstxt_validators {
 typedef uint32_t robotstxt_answer;
 
 /**
+ * How big a cache is, how long a fetch may take, and how copies age.
+ * Start from `robotstxt_cache_options_default()`.
+ */
+typedef struct robotstxt_cache_options {
+  /**
+   * At most this many origins are kept; the least recently used goes
+   * first. Default 10,000; 0 is taken as 1.
+   */
+  size_t capacity;
+  /**
+   * A fetch handed out and neither stored nor abandoned within this many
+   * milliseconds is handed to the next caller. Default 60,000.
+   */
+  uint64_t lease_ms;
+  /**
+   * Freshness, status reading and parsing.
+   */
+  struct robotstxt_freshness_policy policy;
+} robotstxt_cache_options;
+
+/**
+ * What a lookup answers while another caller fetches the origin and no
+ * copy exists yet.
+ */
+typedef uint32_t robotstxt_when_fetching;
+
+/**
+ * The kind of a `robotstxt_lookup`.
+ */
+typedef uint32_t robotstxt_lookup_kind;
+
+/**
+ * The answer of `robotstxt_cache_lookup`. Only the fields of its `kind`
+ * are set; the others are 0, false or NULL. Of `rules` and `lease`, at most
+ * one is non-NULL and it is yours: freeing both with `robotstxt_rules_free`
+ * and `robotstxt_lease_free` is always right (freeing NULL does nothing).
+ */
+typedef struct robotstxt_lookup {
+  /**
+   * A `ROBOTSTXT_LOOKUP_*` value.
+   */
+  robotstxt_lookup_kind kind;
+  /**
+   * READY: a `ROBOTSTXT_ANSWER_*` value: a parsed copy, or a blanket
+   * allow-all or disallow-all.
+   */
+  robotstxt_answer answer;
+  /**
+   * READY: the copy is past its freshness (kept while the file is being
+   * fetched or is unreachable).
+   */
+  bool stale;
+  /**
+   * READY: the rules for the token passed to the lookup (blanket answers
+   * as allow-all or disallow-all rules). Free with `robotstxt_rules_free`.
+   */
+  struct robotstxt_rules *rules;
+  /**
+   * FETCH: the right, and duty, to fetch. Store or abandon it, then free
+   * it with `robotstxt_lease_free`.
+   */
+  struct robotstxt_lease *lease;
+  /**
+   * WAIT: when the other caller's lease runs out, in ms.
+   */
+  uint64_t until_ms;
+} robotstxt_lookup;
+
+/**
+ * Counters since the cache was made.
+ */
+typedef struct robotstxt_cache_counters {
+  /**
+   * Answers from a fresh copy.
+   */
+  uint64_t hits;
+  /**
+   * Lookups with no usable copy (a fetch handed out, a wait, or a
+   * disallow-all while another caller fetches).
+   */
+  uint64_t misses;
+  /**
+   * Fetches handed out.
+   */
+  uint64_t fetches;
+  /**
+   * Answers from a copy past its freshness.
+   */
+  uint64_t stale;
+  /**
+   * Origins dropped to stay within capacity.
+   */
+  uint64_t evictions;
+  /**
+   * Origins held now.
+   */
+  uint64_t entries;
+} robotstxt_cache_counters;
+
+/**
+ * The pacer's settings. Times in milliseconds. Start from
+ * `robotstxt_pacer_options_default()`.
+ */
+typedef struct robotstxt_pacer_options {
+  /**
+   * The smallest gap between two request starts to one host: 1,000.
+   */
+  uint64_t floor_ms;
+  /**
+   * The largest gap backoff may widen to: 600,000 (never below the host's
+   * own gap).
+   */
+  uint64_t backoff_cap_ms;
+  /**
+   * At most this many hosts are tracked; idle ones are dropped first.
+   * Default 100,000.
+   */
+  size_t capacity;
+} robotstxt_pacer_options;
+
+/**
  * Success: every output was written.
  */
 #define ROBOTSTXT_STATUS_OK 0
@@ -347,7 +500,8 @@ typedef uint32_t robotstxt_answer;
 #define ROBOTSTXT_STATUS_NULL_ARGUMENT 1
 
 /**
- * A length too large to be a real buffer (over `PTRDIFF_MAX`).
+ * A length too large to be a real buffer (over `PTRDIFF_MAX`), or a
+ * number outside its range (such as a negative crawl delay).
  */
 #define ROBOTSTXT_STATUS_INVALID_ARGUMENT 2
 
@@ -388,6 +542,13 @@ typedef uint32_t robotstxt_answer;
  * A host name the pacer cannot key: empty or too long.
  */
 #define ROBOTSTXT_STATUS_INVALID_HOST 9
+
+/**
+ * A cache lease that was already stored or abandoned, or that came from
+ * another cache. Each lease from `robotstxt_cache_lookup` is stored or
+ * abandoned once, with the cache that handed it out.
+ */
+#define ROBOTSTXT_STATUS_INVALID_LEASE 10
 
 /**
  * A bug in the library: it panicked, and the panic was stopped at the
@@ -557,6 +718,34 @@ typedef uint32_t robotstxt_answer;
  * Crawl nothing.
  */
 #define ROBOTSTXT_ANSWER_DISALLOW_ALL 2
+
+/**
+ * `ROBOTSTXT_LOOKUP_WAIT`: ask again when the fetch is stored (the default).
+ */
+#define ROBOTSTXT_WHEN_FETCHING_WAIT 0
+
+/**
+ * A disallow-all answer now (RFC 9309 §2.3.1.4: nothing is known yet).
+ */
+#define ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL 1
+
+/**
+ * Answer with `rules` (`answer` says where they come from; `stale` whether
+ * the copy is past its freshness).
+ */
+#define ROBOTSTXT_LOOKUP_READY 0
+
+/**
+ * Fetch the origin's `/robots.txt` now, then pass `lease` to
+ * `robotstxt_cache_store` or `robotstxt_cache_abandon`.
+ */
+#define ROBOTSTXT_LOOKUP_FETCH 1
+
+/**
+ * Another caller is fetching and there is no copy yet: ask again once it
+ * is stored, or at `until_ms` when its lease runs out.
+ */
+#define ROBOTSTXT_LOOKUP_WAIT 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -1008,6 +1197,311 @@ robotstxt_status robotstxt_entry_answer(const struct robotstxt_entry *entry,
                                         uint64_t now_ms,
                                         robotstxt_answer *answer_out,
                                         struct robotstxt_robots **robots_out);
+
+/**
+ * The default cache options: 10,000 origins, 60 s leases, the default
+ * freshness policy.
+ */
+struct robotstxt_cache_options robotstxt_cache_options_default(void);
+
+/**
+ * Creates an empty cache with `*options`, copied. On success the caller
+ * owns `*cache_out` and frees it with `robotstxt_cache_free`. An unknown
+ * enumeration value gives `ROBOTSTXT_STATUS_INVALID_OPTION`, a parse limit
+ * out of range `ROBOTSTXT_STATUS_PARSE_LIMIT`.
+ *
+ * # Safety
+ * `options` must point to a `robotstxt_cache_options`; `cache_out` must be
+ * writable.
+ */
+robotstxt_status robotstxt_cache_new(const struct robotstxt_cache_options *options,
+                                     struct robotstxt_cache **cache_out);
+
+/**
+ * Frees a cache. NULL does nothing. Rules handed out stay valid; leases
+ * still out may be freed later (storing them gives
+ * `ROBOTSTXT_STATUS_INVALID_LEASE`).
+ *
+ * # Safety
+ * `cache` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_cache_free(struct robotstxt_cache *cache);
+
+/**
+ * Looks up the robots.txt for `url` (an absolute `http`/`https` URL) at
+ * `now_ms` and writes the answer to `*lookup_out`:
+ *
+ * - `ROBOTSTXT_LOOKUP_READY`: `rules` holds new rules for the crawler whose
+ *   product token is `token` (checked as in `robotstxt_robots_rules_for`),
+ *   from a fresh copy, from an old copy kept while it is refreshed or
+ *   unreachable (`stale`), or, for blanket answers, rules that allow or
+ *   disallow everything.
+ * - `ROBOTSTXT_LOOKUP_FETCH`: this caller must fetch `/robots.txt` now
+ *   (only one caller per origin gets this at a time). The `lease` names
+ *   the URL and the validators for a conditional request; pass it to
+ *   `robotstxt_cache_store` (or `robotstxt_cache_abandon`), then free it.
+ * - `ROBOTSTXT_LOOKUP_WAIT`: another caller is fetching and there is no
+ *   copy yet. With `ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL` you get a READY
+ *   disallow-all answer instead.
+ *
+ * `ROBOTSTXT_STATUS_INVALID_URL` for a URL the cache cannot key,
+ * `ROBOTSTXT_STATUS_INVALID_TOKEN` for a token that is not a product token;
+ * either way the cache is left as it was.
+ *
+ * Cost: one origin parse and one hash lookup under a lock, plus compiling
+ * the rules for `token`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `url` and `token` readable for their
+ * lengths (or NULL when 0); `lookup_out` writable.
+ */
+robotstxt_status robotstxt_cache_lookup(const struct robotstxt_cache *cache,
+                                        const uint8_t *url,
+                                        size_t url_len,
+                                        const uint8_t *token,
+                                        size_t token_len,
+                                        uint64_t now_ms,
+                                        robotstxt_when_fetching when_fetching,
+                                        struct robotstxt_lookup *lookup_out);
+
+/**
+ * Stores what the fetch of `lease` returned at `now_ms` and ends the
+ * lease: a 2xx body is parsed and becomes the copy, a 304 renews the copy,
+ * a failure keeps the old copy and sets the next try (SPEC §6–7). Writes
+ * what the outcome meant to `*disposition_out` unless it is NULL. The cache
+ * keeps no pointer into `*fetch`. The lease must still be freed.
+ *
+ * `ROBOTSTXT_STATUS_INVALID_LEASE` if the lease was already stored or
+ * abandoned, or came from another cache; nothing is stored then.
+ *
+ * # Safety
+ * `cache` and `lease` must be live handles; `fetch` must point to a valid
+ * struct whose set text fields are valid text; `disposition_out` must be
+ * NULL or writable.
+ */
+robotstxt_status robotstxt_cache_store(const struct robotstxt_cache *cache,
+                                       struct robotstxt_lease *lease,
+                                       uint64_t now_ms,
+                                       const struct robotstxt_fetch *fetch,
+                                       robotstxt_disposition *disposition_out);
+
+/**
+ * Gives the fetch of `lease` back without an outcome (the caller gave up):
+ * the next lookup of the origin hands it to someone else. The lease must
+ * still be freed. `ROBOTSTXT_STATUS_INVALID_LEASE` as for
+ * `robotstxt_cache_store`.
+ *
+ * # Safety
+ * `cache` and `lease` must be live handles.
+ */
+robotstxt_status robotstxt_cache_abandon(const struct robotstxt_cache *cache,
+                                         struct robotstxt_lease *lease);
+
+/**
+ * Forgets the origin of `url`. Writes whether it was held to
+ * `*removed_out` unless it is NULL. `ROBOTSTXT_STATUS_INVALID_URL` as for
+ * `robotstxt_cache_lookup`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `url` readable for `url_len` bytes (or
+ * NULL when 0); `removed_out` NULL or writable.
+ */
+robotstxt_status robotstxt_cache_remove(const struct robotstxt_cache *cache,
+                                        const uint8_t *url,
+                                        size_t url_len,
+                                        bool *removed_out);
+
+/**
+ * Writes the counters to `*stats_out`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `stats_out` writable.
+ */
+robotstxt_status robotstxt_cache_stats(const struct robotstxt_cache *cache,
+                                       struct robotstxt_cache_counters *stats_out);
+
+/**
+ * Writes how many origins the cache holds to `*len_out`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `len_out` writable.
+ */
+robotstxt_status robotstxt_cache_len(const struct robotstxt_cache *cache, size_t *len_out);
+
+/**
+ * Frees a lease. NULL does nothing. A lease neither stored nor abandoned
+ * is abandoned first, so another caller may fetch at once.
+ *
+ * # Safety
+ * `lease` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_lease_free(struct robotstxt_lease *lease);
+
+/**
+ * Writes the normalised origin, such as `https://example.com:8443`, to
+ * `*origin_out` and `*origin_len_out`. The text borrows from `lease` and
+ * stays valid until it is freed.
+ *
+ * # Safety
+ * `lease` must be a live handle; both outputs writable.
+ */
+robotstxt_status robotstxt_lease_origin(const struct robotstxt_lease *lease,
+                                        const uint8_t **origin_out,
+                                        size_t *origin_len_out);
+
+/**
+ * Writes the URL to fetch, the origin's `/robots.txt` (such as
+ * `https://example.com:8443/robots.txt`), to `*url_out` and
+ * `*url_len_out`. The text borrows from `lease` and stays valid until it
+ * is freed.
+ *
+ * # Safety
+ * `lease` must be a live handle; both outputs writable.
+ */
+robotstxt_status robotstxt_lease_robots_url(const struct robotstxt_lease *lease,
+                                            const uint8_t **url_out,
+                                            size_t *url_len_out);
+
+/**
+ * Writes the validators of the cached copy to `*validators_out`, to send
+ * as `If-None-Match` and `If-Modified-Since`; a 304 stored with the lease
+ * then renews the copy. Without a copy, or for an allow-all copy, there
+ * are none. The text borrows from `lease` and stays valid until it is
+ * freed.
+ *
+ * # Safety
+ * `lease` must be a live handle; `validators_out` writable.
+ */
+robotstxt_status robotstxt_lease_validators(const struct robotstxt_lease *lease,
+                                            struct robotstxt_validators *validators_out);
+
+/**
+ * The default pacer options: a 1 s floor, backoff capped at 10 minutes,
+ * 100,000 hosts.
+ */
+struct robotstxt_pacer_options robotstxt_pacer_options_default(void);
+
+/**
+ * Creates a pacer with no hosts yet, with `*options`, copied. On success
+ * the caller owns `*pacer_out` and frees it with `robotstxt_pacer_free`.
+ *
+ * # Safety
+ * `options` must point to a `robotstxt_pacer_options`; `pacer_out` must be
+ * writable.
+ */
+robotstxt_status robotstxt_pacer_new(const struct robotstxt_pacer_options *options,
+                                     struct robotstxt_pacer **pacer_out);
+
+/**
+ * Frees a pacer. NULL does nothing.
+ *
+ * # Safety
+ * `pacer` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_pacer_free(struct robotstxt_pacer *pacer);
+
+/**
+ * Reserves the next start slot for `host` (a host name such as
+ * `example.com`, compared case-insensitively) at `now_ms`. Writes when
+ * the request may start (≥ `now_ms`) to `*start_ms_out` and true to
+ * `*has_start_out`; while the host is switched off
+ * (`robotstxt_pacer_set_enabled`), `*start_ms_out` is 0 and
+ * `*has_start_out` false. Slots go out in order, one gap apart, whatever
+ * the number of callers: sleep until the start, then send.
+ * `ROBOTSTXT_STATUS_INVALID_HOST` for an empty or over-long host.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0); both outputs writable.
+ */
+robotstxt_status robotstxt_pacer_reserve(const struct robotstxt_pacer *pacer,
+                                         const uint8_t *host,
+                                         size_t host_len,
+                                         uint64_t now_ms,
+                                         uint64_t *start_ms_out,
+                                         bool *has_start_out);
+
+/**
+ * Sets the host's own pace: the larger of the crawl delay (seconds, such as
+ * 0.25; used when `has_crawl_delay`) and the request-rate interval
+ * (`rate_seconds / rate_requests`; used when `has_request_rate`), rounded
+ * up to the ms. The floor still applies; with neither, only the floor.
+ * A negative or non-finite delay, or a rate with 0 requests or 0 seconds,
+ * gives `ROBOTSTXT_STATUS_INVALID_ARGUMENT`; an invalid host
+ * `ROBOTSTXT_STATUS_INVALID_HOST`.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0).
+ */
+robotstxt_status robotstxt_pacer_set_delay(const struct robotstxt_pacer *pacer,
+                                           const uint8_t *host,
+                                           size_t host_len,
+                                           bool has_crawl_delay,
+                                           double crawl_delay_s,
+                                           bool has_request_rate,
+                                           uint32_t rate_requests,
+                                           uint32_t rate_seconds);
+
+/**
+ * Sets the host's pace from a crawler's rules: their crawl delay and
+ * request rate, as `robotstxt_pacer_set_delay`. The pacer keeps no
+ * reference to `rules`.
+ *
+ * # Safety
+ * `pacer` and `rules` must be live handles; `host` readable for `host_len`
+ * bytes (or NULL when 0).
+ */
+robotstxt_status robotstxt_pacer_set_rules(const struct robotstxt_pacer *pacer,
+                                           const uint8_t *host,
+                                           size_t host_len,
+                                           const struct robotstxt_rules *rules);
+
+/**
+ * Reports how a request to `host` that ended at `now_ms` went:
+ * `http_status` (0 for a network error or timeout) and, when
+ * `has_retry_after`, its `Retry-After` in ms. A 429 or 5xx doubles the gap
+ * (up to the backoff cap) and a `Retry-After` pushes the next slot at least
+ * that far (up to a day); any other status halves the backoff again.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0).
+ */
+robotstxt_status robotstxt_pacer_record(const struct robotstxt_pacer *pacer,
+                                        const uint8_t *host,
+                                        size_t host_len,
+                                        uint64_t now_ms,
+                                        uint16_t http_status,
+                                        bool has_retry_after,
+                                        uint64_t retry_after_ms);
+
+/**
+ * Switches `host` off (`enabled` false: `robotstxt_pacer_reserve` hands
+ * out no slot) or back on: a kill switch.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0).
+ */
+robotstxt_status robotstxt_pacer_set_enabled(const struct robotstxt_pacer *pacer,
+                                             const uint8_t *host,
+                                             size_t host_len,
+                                             bool enabled);
+
+/**
+ * Writes the gap now applied between two request starts to `host`, in
+ * ms, to `*gap_ms_out`: `max(floor, crawl delay, request-rate interval)`,
+ * widened by backoff.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0); `gap_ms_out` writable.
+ */
+robotstxt_status robotstxt_pacer_gap_ms(const struct robotstxt_pacer *pacer,
+                                        const uint8_t *host,
+                                        size_t host_len,
+                                        uint64_t *gap_ms_out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -102,7 +102,7 @@ pub extern "C" fn robotstxt_freshness_policy_default() -> robotstxt_freshness_po
 }
 
 impl robotstxt_freshness_policy {
-    fn to_core(self) -> Outcome<FreshnessPolicy> {
+    pub(super) fn to_core(self) -> Outcome<FreshnessPolicy> {
         let after_limit =
             match self.after_limit {
                 ROBOTSTXT_AFTER_LIMIT_KEEP_COPY => AfterLimit::KeepCopy,

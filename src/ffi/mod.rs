@@ -12,7 +12,8 @@
 
 #![allow(non_camel_case_types)]
 
-// In header order: conventions, parsing, asking, linting, fetching, caching.
+// In header order: conventions, parsing, asking, linting, fetching, caching,
+// pacing.
 mod status;
 
 mod options;
@@ -25,6 +26,10 @@ mod diagnostics;
 mod access;
 
 mod entry;
+
+mod cache;
+
+mod pacer;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;

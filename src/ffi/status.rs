@@ -17,7 +17,8 @@ pub const ROBOTSTXT_STATUS_OK: robotstxt_status = 0;
 /// A required pointer was NULL, or text was NULL with a non-zero length.
 /// Outputs are untouched.
 pub const ROBOTSTXT_STATUS_NULL_ARGUMENT: robotstxt_status = 1;
-/// A length too large to be a real buffer (over `PTRDIFF_MAX`).
+/// A length too large to be a real buffer (over `PTRDIFF_MAX`), or a
+/// number outside its range (such as a negative crawl delay).
 pub const ROBOTSTXT_STATUS_INVALID_ARGUMENT: robotstxt_status = 2;
 /// RFC profile: the crawler's name is not a product token (one or more of
 /// `A-Z a-z _ -`, such as `ExampleBot`; no version, no whole User-Agent).
@@ -36,6 +37,10 @@ pub const ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE: robotstxt_status = 7;
 pub const ROBOTSTXT_STATUS_INVALID_URL: robotstxt_status = 8;
 /// A host name the pacer cannot key: empty or too long.
 pub const ROBOTSTXT_STATUS_INVALID_HOST: robotstxt_status = 9;
+/// A cache lease that was already stored or abandoned, or that came from
+/// another cache. Each lease from `robotstxt_cache_lookup` is stored or
+/// abandoned once, with the cache that handed it out.
+pub const ROBOTSTXT_STATUS_INVALID_LEASE: robotstxt_status = 10;
 /// A bug in the library: it panicked, and the panic was stopped at the
 /// boundary. The handles passed are still valid; please report it with the
 /// message from `robotstxt_last_error`.
@@ -81,6 +86,22 @@ impl Failure {
         }
     }
 
+    /// A number outside its range.
+    pub(super) fn out_of_range(name: &'static str, expected: &'static str) -> Failure {
+        Failure {
+            status: ROBOTSTXT_STATUS_INVALID_ARGUMENT,
+            message: format!("`{name}` is out of range: pass {expected}"),
+        }
+    }
+
+    /// A lease used after it ended, or with another cache.
+    pub(super) fn lease(why: &'static str) -> Failure {
+        Failure {
+            status: ROBOTSTXT_STATUS_INVALID_LEASE,
+            message: format!("the lease {why}: store or abandon each lease once, with the cache that handed it out"),
+        }
+    }
+
     /// An unknown value for an enumeration typedef, said in the core's words.
     pub(super) fn option(name: &'static str, expected: &'static str) -> Failure {
         Failure::from(Error::InvalidOption { name, expected })
@@ -106,6 +127,7 @@ impl Failure {
             ROBOTSTXT_STATUS_NULL_ARGUMENT
             | ROBOTSTXT_STATUS_INVALID_ARGUMENT
             | ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE
+            | ROBOTSTXT_STATUS_INVALID_LEASE
             | ROBOTSTXT_STATUS_PANIC => format!("{export}: {}", self.message),
             _ => self.message,
         };
@@ -157,6 +179,7 @@ pub extern "C" fn robotstxt_status_message(status: robotstxt_status) -> *const c
         ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE => c"the index is out of range",
         ROBOTSTXT_STATUS_INVALID_URL => c"the URL is not an absolute http or https URL",
         ROBOTSTXT_STATUS_INVALID_HOST => c"the host name is empty or too long",
+        ROBOTSTXT_STATUS_INVALID_LEASE => c"the lease has ended or belongs to another cache",
         ROBOTSTXT_STATUS_PANIC => c"the library panicked (a bug)",
         _ => c"unknown status",
     };
