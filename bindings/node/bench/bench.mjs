@@ -59,10 +59,11 @@ for (const row of urlRows) {
   if (!byFile.has(row.file)) byFile.set(row.file, [])
   byFile.get(row.file).push(row.url)
 }
+const strata = new Map(tsv('check_sample.tsv').map((r) => [r.file, r.stratum]))
 const sample = [...byFile].map(([file, urls]) => {
   const body = readFileSync(join(shared, 'corpus', file))
   const capped = body.subarray(0, 512000)
-  return { file, urls, buffer: capped, text: capped.toString('utf8') }
+  return { file, urls, stratum: strata.get(file), buffer: capped, text: capped.toString('utf8') }
 })
 const checksPerPass = sample.reduce((n, s) => n + s.urls.length, 0) * AGENTS.length
 
@@ -149,6 +150,28 @@ ours.forEach((f, i) => {
   })
 })
 
+// By file size: the few large files (thousands of rules) dominate the mean.
+function oneByOne (files, check) {
+  return best(() => {
+    let n = 0
+    for (const f of files) for (const url of f.urls) for (let a = 0; a < AGENTS.length; a++) if (check(f, a, url)) n++
+    sink += n
+  })
+}
+const byStratum = []
+for (const name of [...new Set(sample.map((s) => s.stratum))]) {
+  const picked = sample.map((s, i) => i).filter((i) => sample[i].stratum === name)
+  const checks = picked.reduce((n, i) => n + sample[i].urls.length, 0) * AGENTS.length
+  const mine = oneByOne(picked.map((i) => ours[i]), (f, a, url) => f.rules[a].isAllowed(url))
+  const batch = best(() => {
+    let n = 0
+    for (const i of picked) for (const rules of ours[i].rules) n += rules.filterAllowed(ours[i].urls).length
+    sink += n
+  })
+  const other = oneByOne(picked.map((i) => theirs[i]), (f, a, url) => f.robots.isAllowed(url, AGENTS[a]) !== false)
+  byStratum.push({ name, files: picked.length, mine: mine / checks, batch: batch / checks, other: other / checks })
+}
+
 const perSec = (ns) => checksPerPass / (ns / 1e9)
 const nsPer = (ns) => ns / checksPerPass
 const row = (name, ns) => `   ${name.padEnd(34)}${fmt(perSec(ns)).padStart(12)} checks/s ${fmt(nsPer(ns), 0).padStart(7)} ns/check`
@@ -159,6 +182,12 @@ console.log(row('robotstxt decideMany (batch 20)', decideOurs))
 console.log(row('robots-parser isAllowed', oneTheirs))
 console.log(`   (robotstxt rulesFor, once per file and agent: ${fmt(selectNs / (sample.length * AGENTS.length), 0)} ns)`)
 console.log(`   answers agree on ${fmt(100 * agree / checksPerPass, 1)}% of checks`)
+console.log()
+console.log('   by file size (capped)   files   robotstxt ns/check   (batch)   robots-parser ns/check   ratio')
+for (const s of byStratum) {
+  console.log(`   ${s.name.padEnd(20)}${fmt(s.files).padStart(8)}${fmt(s.mine).padStart(21)}${fmt(s.batch).padStart(10)}` +
+    `${fmt(s.other).padStart(25)}${(fmt(s.other / s.mine, 1) + '×').padStart(8)}`)
+}
 console.log()
 
 const ratio = (a, b) => `${fmt(b / a, 1)}×`
