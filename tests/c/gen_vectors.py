@@ -14,10 +14,9 @@ import sys
 
 CHUNK = 2000  # bytes per C literal: -pedantic caps literals at 4095.
 
-# Vector files for handles the C ABI does not have yet (the cache and pacer
-# come with their own issue). Named here so that they are skipped out loud,
-# and any other new file still fails.
-NOT_IN_C_ABI_YET = {"cache.json", "pacing.json"}
+# Vector files for handles the C ABI does not have yet. Named here so that
+# they are skipped out loud, and any other new file still fails.
+NOT_IN_C_ABI_YET = set()
 
 
 class Gen:
@@ -381,13 +380,291 @@ def timeline(g, case, at):
     )
 
 
+def designated(fields):
+    """A C99 designated initialiser; fields left out are zero."""
+    return "{" + ", ".join(f".{k} = {v}" for k, v in fields) + "}"
+
+
+def fetch_value(g, f, at):
+    """A `fetch` object (as in freshness.json) → a vt_fetch initialiser."""
+    check_fields(
+        f,
+        ["status", "redirects", "body", "max_age_s", "retry_after_s", "etag", "last_modified"],
+        at,
+    )
+    etag_state, etag = optional_text(g, f.get("etag"))
+    lm_state, lm = optional_text(g, f.get("last_modified"))
+    return designated(
+        [
+            ("http_status", status_of(f["status"], at)),
+            ("redirects", f.get("redirects", 0)),
+            ("body", g.bytes_value(parts_of(f.get("body", ""), at))),
+            ("has_max_age", flag("max_age_s" in f)),
+            ("max_age_ms", ms(f.get("max_age_s", 0))),
+            ("has_retry_after", flag("retry_after_s" in f)),
+            ("retry_after_ms", ms(f.get("retry_after_s", 0))),
+            ("has_etag", flag(etag_state == "VT_PRESENT")),
+            ("etag", etag),
+            ("has_last_modified", flag(lm_state == "VT_PRESENT")),
+            ("last_modified", lm),
+        ]
+    )
+
+
+def policy_fields(g, p, at):
+    """A `policy` object (as in freshness.json) → vt_policy fields."""
+    check_fields(p, ["fresh_for_s", "retry_s", "unreachable_limit_s", "after_limit", "access"], at)
+    after = {"keep": "ROBOTSTXT_AFTER_LIMIT_KEEP_COPY", "allow": "ROBOTSTXT_AFTER_LIMIT_ALLOW_ALL"}
+    if "after_limit" in p and p["after_limit"] not in after:
+        fail(at, f"after_limit {p['after_limit']!r}")
+    if "access" in p and p["access"] not in POLICY:
+        fail(at, f"access {p['access']!r}")
+    return designated(
+        [
+            ("has_fresh_for", flag("fresh_for_s" in p)),
+            ("fresh_for_ms", ms(p.get("fresh_for_s", 0))),
+            ("has_retry", flag("retry_s" in p)),
+            ("retry_ms", ms(p.get("retry_s", 0))),
+            ("has_unreachable_limit", flag("unreachable_limit_s" in p)),
+            ("unreachable_limit_ms", ms(p.get("unreachable_limit_s", 0))),
+            ("has_after_limit", flag("after_limit" in p)),
+            ("after_limit", after.get(p.get("after_limit"), "0")),
+            ("has_access", flag("access" in p)),
+            ("access", POLICY.get(p.get("access"), "0")),
+        ]
+    )
+
+
+STATS = ["hits", "misses", "fetches", "stale", "evictions", "entries"]
+EXPECT = {
+    "ready": "ROBOTSTXT_LOOKUP_READY",
+    "fetch": "ROBOTSTXT_LOOKUP_FETCH",
+    "wait": "ROBOTSTXT_LOOKUP_WAIT",
+}
+WHEN = {"wait": "ROBOTSTXT_WHEN_FETCHING_WAIT", "disallow_all": "ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL"}
+
+
+def cache_case(g, case, at):
+    check_fields(case, ["name", "options", "steps", "note"], at)
+    o = case.get("options", {})
+    check_fields(o, ["capacity", "lease_s", "policy"], at + " options")
+    leases = {}  # name → index into the runner's lease array
+    steps = []
+    for i, step in enumerate(case["steps"]):
+        sat = f"{at} step {i}"
+        if "stats" in step:
+            check_fields(step, ["stats", "note"], sat)
+            check_fields(step["stats"], STATS, sat + " stats")
+            mask = sum(1 << k for k, name in enumerate(STATS) if name in step["stats"])
+            values = ", ".join(str(step["stats"].get(name, 0)) for name in STATS)
+            steps.append(designated([("op", "VT_CACHE_STATS"), ("stats_mask", mask), ("stats", "{%s}" % values)]))
+            continue
+        now = ms(step["at_s"])
+        if "store" in step:
+            check_fields(step, ["at_s", "store", "fetch", "note"], sat)
+            if step["store"] not in leases:
+                fail(sat, f"unknown lease {step['store']!r}")
+            steps.append(
+                designated(
+                    [
+                        ("op", "VT_CACHE_STORE"),
+                        ("at_ms", now),
+                        ("lease", leases[step["store"]]),
+                        ("fetch", fetch_value(g, step["fetch"], sat)),
+                    ]
+                )
+            )
+            continue
+        if "abandon" in step:
+            check_fields(step, ["at_s", "abandon", "note"], sat)
+            if step["abandon"] not in leases:
+                fail(sat, f"unknown lease {step['abandon']!r}")
+            steps.append(
+                designated([("op", "VT_CACHE_ABANDON"), ("at_ms", now), ("lease", leases[step["abandon"]])])
+            )
+            continue
+        check_fields(
+            step,
+            [
+                "at_s", "lookup", "when_fetching", "expect", "stale", "answer", "checks", "token",
+                "validators", "lease", "origin", "until_s", "error", "note",
+            ],
+            sat,
+        )
+        fields = [
+            ("op", "VT_CACHE_LOOKUP"),
+            ("at_ms", now),
+            ("url", g.bytes_value([(step["lookup"].encode("utf-8"), 1)])),
+            ("token", g.bytes_value([(step.get("token", "ExampleBot").encode("utf-8"), 1)])),
+        ]
+        when = WHEN.get(step.get("when_fetching", "wait"))
+        if when is None:
+            fail(sat, f"when_fetching {step['when_fetching']!r}")
+        fields.append(("when_fetching", when))
+        if "error" in step:
+            if step["error"] != "invalid_url":
+                fail(sat, f"unknown error {step['error']!r}")
+            for key in ("expect", "stale", "answer", "checks", "lease", "origin", "until_s", "validators"):
+                if key in step:
+                    fail(sat, f"{key} with an error")
+            fields.append(("expect_invalid_url", "true"))
+            steps.append(designated(fields))
+            continue
+        expect = EXPECT.get(step["expect"])
+        if expect is None:
+            fail(sat, f"expect {step['expect']!r}")
+        fields.append(("expect", expect))
+        if "stale" in step:
+            fields += [("has_stale", "true"), ("stale", flag(step["stale"]))]
+        if "answer" in step:
+            if step["answer"] not in ANSWER:
+                fail(sat, f"answer {step['answer']!r}")
+            fields += [("has_answer", "true"), ("answer", ANSWER[step["answer"]])]
+        checks = []
+        for check in step.get("checks", []):
+            check_fields(check, ["url", "allowed"], sat)
+            url = g.bytes_value([(check["url"].encode("utf-8"), 1)])
+            checks.append("{%s, %s}" % (url, flag(check["allowed"])))
+        fc_name, fc_n = g.array("vt_fcheck", "fc", checks)
+        fields += [("checks", fc_name), ("check_count", fc_n)]
+        if step["expect"] == "fetch":
+            name = step.get("lease")
+            if name is None:
+                fail(sat, "a fetch names its lease")
+            if name in leases:
+                fail(sat, f"lease {name!r} named twice")
+            leases[name] = len(leases)
+            fields.append(("lease", leases[name]))
+        elif "lease" in step or "origin" in step or "validators" in step:
+            fail(sat, "lease, origin and validators go with a fetch")
+        if "origin" in step:
+            fields += [("has_origin", "true"), ("origin", g.bytes_value([(step["origin"].encode("utf-8"), 1)]))]
+        v = step.get("validators")
+        if v is not None:
+            check_fields(v, ["etag", "last_modified"], sat)
+            etag_state, etag = optional_text(g, v.get("etag"))
+            lm_state, lm = optional_text(g, v.get("last_modified"))
+            fields += [
+                ("check_validators", "true"),
+                ("etag_state", etag_state),
+                ("etag_want", etag),
+                ("last_modified_state", lm_state),
+                ("last_modified_want", lm),
+            ]
+        if "until_s" in step:
+            fields += [("has_until", "true"), ("until_ms", ms(step["until_s"]))]
+        steps.append(designated(fields))
+    st_name, st_n = g.array("vt_cache_step", "cst", steps)
+    return designated(
+        [
+            ("where", c_literal(at.encode("utf-8"))),
+            ("has_capacity", flag("capacity" in o)),
+            ("capacity", o.get("capacity", 0)),
+            ("has_lease", flag("lease_s" in o)),
+            ("lease_ms", ms(o.get("lease_s", 0))),
+            ("policy", policy_fields(g, o.get("policy", {}), at + " policy")),
+            ("lease_count", len(leases)),
+            ("steps", st_name),
+            ("step_count", st_n),
+        ]
+    )
+
+
+def pacing_case(g, case, at):
+    check_fields(case, ["name", "options", "steps", "note"], at)
+    o = case.get("options", {})
+    check_fields(o, ["floor_s", "backoff_cap_s", "capacity"], at + " options")
+    steps = []
+    text = lambda value: g.bytes_value([(value.encode("utf-8"), 1)])
+    for i, step in enumerate(case["steps"]):
+        sat = f"{at} step {i}"
+        check_fields(
+            step,
+            ["at_s", "reserve", "start_s", "error", "set_rules", "set_delay", "record", "enabled", "gap_s", "note"],
+            sat,
+        )
+        ops = [k for k in ("reserve", "set_rules", "set_delay", "record", "enabled", "gap_s") if k in step]
+        if len(ops) != 1:
+            fail(sat, f"a step does one thing, not {ops!r}")
+        fields = [("at_ms", ms(step["at_s"]))]
+        if "reserve" in step:
+            fields += [("op", "VT_PACE_RESERVE"), ("host", text(step["reserve"]))]
+            if "error" in step:
+                if step["error"] != "invalid_host" or "start_s" in step:
+                    fail(sat, f"unknown error {step['error']!r}")
+                fields.append(("expect_invalid_host", "true"))
+            else:
+                start = step["start_s"]
+                fields += [("has_start", flag(start is not None)), ("start_ms", ms(start or 0))]
+        elif "error" in step or "start_s" in step:
+            fail(sat, "error and start_s go with reserve")
+        elif "set_rules" in step:
+            r = step["set_rules"]
+            check_fields(r, ["host", "body", "token"], sat)
+            fields += [
+                ("op", "VT_PACE_SET_RULES"),
+                ("host", text(r["host"])),
+                ("body", g.bytes_value(parts_of(r["body"], sat))),
+                ("token", text(r["token"])),
+            ]
+        elif "set_delay" in step:
+            d = step["set_delay"]
+            check_fields(d, ["host", "crawl_delay_s", "request_rate"], sat)
+            delay = d.get("crawl_delay_s")
+            rate = d.get("request_rate")
+            if rate is not None:
+                check_fields(rate, ["requests", "seconds"], sat)
+            fields += [
+                ("op", "VT_PACE_SET_DELAY"),
+                ("host", text(d["host"])),
+                ("has_crawl_delay", flag(delay is not None)),
+                ("crawl_delay_s", "%.17g" % float(delay or 0)),
+                ("has_rate", flag(rate is not None)),
+                ("rate_requests", (rate or {}).get("requests", 0)),
+                ("rate_seconds", (rate or {}).get("seconds", 0)),
+            ]
+        elif "record" in step:
+            r = step["record"]
+            check_fields(r, ["host", "status", "retry_after_s"], sat)
+            fields += [
+                ("op", "VT_PACE_RECORD"),
+                ("host", text(r["host"])),
+                ("http_status", status_of(r["status"], sat)),
+                ("has_retry_after", flag("retry_after_s" in r)),
+                ("retry_after_ms", ms(r.get("retry_after_s", 0))),
+            ]
+        elif "enabled" in step:
+            e = step["enabled"]
+            check_fields(e, ["host", "on"], sat)
+            fields += [("op", "VT_PACE_ENABLED"), ("host", text(e["host"])), ("on", flag(e["on"]))]
+        else:
+            gap = step["gap_s"]
+            check_fields(gap, ["host", "gap"], sat)
+            fields += [("op", "VT_PACE_GAP"), ("host", text(gap["host"])), ("gap_ms", ms(gap["gap"]))]
+        steps.append(designated(fields))
+    st_name, st_n = g.array("vt_pace_step", "pst", steps)
+    return designated(
+        [
+            ("where", c_literal(at.encode("utf-8"))),
+            ("has_floor", flag("floor_s" in o)),
+            ("floor_ms", ms(o.get("floor_s", 0))),
+            ("has_backoff_cap", flag("backoff_cap_s" in o)),
+            ("backoff_cap_ms", ms(o.get("backoff_cap_s", 0))),
+            ("has_capacity", flag("capacity" in o)),
+            ("capacity", o.get("capacity", 0)),
+            ("steps", st_name),
+            ("step_count", st_n),
+        ]
+    )
+
+
 def main():
     vector_dir, out_path = sys.argv[1], sys.argv[2]
     files = sorted(f for f in os.listdir(vector_dir) if f.endswith(".json"))
     if not files:
         fail(vector_dir, "no vector files")
     g = Gen()
-    parse_cases, access_cases, timelines = [], [], []
+    parse_cases, access_cases, timelines, cache_cases, pacing_cases = [], [], [], [], []
     skipped = [f for f in files if f in NOT_IN_C_ABI_YET]
     files = [f for f in files if f not in NOT_IN_C_ABI_YET]
     for file in files:
@@ -404,11 +681,17 @@ def main():
                 access_cases.append(access_case(case, at))
             elif file == "freshness.json":
                 timelines.append(timeline(g, case, at))
+            elif file == "cache.json":
+                cache_cases.append(cache_case(g, case, at))
+            elif file == "pacing.json":
+                pacing_cases.append(pacing_case(g, case, at))
             else:
                 parse_cases.append(parse_case(g, case, at))
     pc = g.array("vt_parse_case", "parse_cases_", parse_cases)
     ac = g.array("vt_access_case", "access_cases_", access_cases)
     tl = g.array("vt_timeline", "timelines_", timelines)
+    cc = g.array("vt_cache_case", "cache_cases_", cache_cases)
+    pc2 = g.array("vt_pacing", "pacings_", pacing_cases)
     with open(out_path + ".tmp", "w") as out:
         out.write("/* Generated by tests/c/gen_vectors.py from the JSON files of tests/vectors/. */\n")
         out.write('#include "vector_types.h"\n\n')
@@ -419,6 +702,10 @@ def main():
         out.write("static const size_t vt_access_case_count = %d;\n" % ac[1])
         out.write("static const vt_timeline *const vt_timelines = %s;\n" % tl[0])
         out.write("static const size_t vt_timeline_count = %d;\n" % tl[1])
+        out.write("static const vt_cache_case *const vt_cache_cases = %s;\n" % cc[0])
+        out.write("static const size_t vt_cache_case_count = %d;\n" % cc[1])
+        out.write("static const vt_pacing *const vt_pacings = %s;\n" % pc2[0])
+        out.write("static const size_t vt_pacing_count = %d;\n" % pc2[1])
         out.write("static const size_t vt_file_count = %d;\n" % len(files))
         out.write('static const char vt_skipped[] = "%s";\n' % " ".join(skipped))
     os.replace(out_path + ".tmp", out_path)

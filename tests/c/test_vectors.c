@@ -437,6 +437,319 @@ static bool run_timeline(const vt_timeline *t) {
     return ok;
 }
 
+/* A robotstxt_fetch over new copies of `f`'s buffers; free them with
+ * free_fetch (which scribbles over them first: the library must have
+ * copied what it keeps). */
+static robotstxt_fetch make_fetch(const vt_fetch *f) {
+    robotstxt_fetch out = {0};
+    size_t len;
+    out.http_status = f->http_status;
+    out.redirects = f->redirects;
+    out.body.ptr = join(f->body, &len);
+    out.body.len = len;
+    out.has_max_age = f->has_max_age;
+    out.max_age_ms = f->max_age_ms;
+    out.has_retry_after = f->has_retry_after;
+    out.retry_after_ms = f->retry_after_ms;
+    out.has_etag = f->has_etag;
+    out.etag.ptr = join(f->etag, &len);
+    out.etag.len = len;
+    out.has_last_modified = f->has_last_modified;
+    out.last_modified.ptr = join(f->last_modified, &len);
+    out.last_modified.len = len;
+    return out;
+}
+
+static void free_fetch(robotstxt_fetch *f) {
+    robotstxt_str *texts[3];
+    size_t i;
+    texts[0] = &f->body;
+    texts[1] = &f->etag;
+    texts[2] = &f->last_modified;
+    for (i = 0; i < 3; i++) {
+        uint8_t *buf = (uint8_t *)(uintptr_t)texts[i]->ptr;
+        memset(buf, '#', texts[i]->len);
+        free(buf);
+    }
+}
+
+static robotstxt_freshness_policy freshness_policy(const vt_policy *p) {
+    robotstxt_freshness_policy policy = robotstxt_freshness_policy_default();
+    if (p->has_fresh_for) {
+        policy.fresh_for_ms = p->fresh_for_ms;
+    }
+    if (p->has_retry) {
+        policy.retry_ms = p->retry_ms;
+    }
+    if (p->has_unreachable_limit) {
+        policy.unreachable_limit_ms = p->unreachable_limit_ms;
+    }
+    if (p->has_after_limit) {
+        policy.after_limit = p->after_limit;
+    }
+    if (p->has_access) {
+        policy.access = p->access;
+    }
+    return policy;
+}
+
+static const char *lookup_kind_name(robotstxt_lookup_kind kind) {
+    switch (kind) {
+    case ROBOTSTXT_LOOKUP_READY:
+        return "ready";
+    case ROBOTSTXT_LOOKUP_FETCH:
+        return "fetch";
+    case ROBOTSTXT_LOOKUP_WAIT:
+        return "wait";
+    default:
+        return "?";
+    }
+}
+
+/* The READY half of a lookup step: answer, staleness, and the checks asked
+ * of the rules handed out. */
+static bool check_ready(const vt_cache_step *s, const robotstxt_lookup *l, const char *at) {
+    bool ok = check_at(l->rules != NULL && l->lease == NULL, __FILE__, __LINE__,
+                       "%s: a ready lookup hands out rules and no lease", at);
+    size_t i;
+    if (s->has_stale) {
+        ok &= check_at(l->stale == s->stale, __FILE__, __LINE__, "%s: stale %d, want %d", at,
+                       l->stale, s->stale);
+    }
+    if (s->has_answer) {
+        ok &= check_at(l->answer == s->answer, __FILE__, __LINE__, "%s: answer %u, want %u", at,
+                       (unsigned)l->answer, (unsigned)s->answer);
+    }
+    for (i = 0; ok && i < s->check_count; i++) {
+        size_t len;
+        uint8_t *url = join(s->checks[i].url, &len);
+        bool allowed = !s->checks[i].allowed;
+        ok &= OK(robotstxt_rules_can_fetch(l->rules, url, len, &allowed));
+        ok &= check_at(allowed == s->checks[i].allowed, __FILE__, __LINE__,
+                       "%s: %.*s allowed %d, want %d", at, (int)len, (const char *)url, allowed,
+                       s->checks[i].allowed);
+        free(url);
+    }
+    return ok;
+}
+
+/* The FETCH half: the lease's origin, URL and validators. */
+static bool check_fetch(const vt_cache_step *s, const robotstxt_lookup *l, const char *at) {
+    const uint8_t *origin = NULL, *url = NULL;
+    size_t origin_len = 0, url_len = 0;
+    robotstxt_validators v;
+    bool ok = check_at(l->lease != NULL && l->rules == NULL, __FILE__, __LINE__,
+                       "%s: a fetch hands out a lease and no rules", at);
+    if (!ok) {
+        return false;
+    }
+    ok &= OK(robotstxt_lease_origin(l->lease, &origin, &origin_len));
+    ok &= OK(robotstxt_lease_robots_url(l->lease, &url, &url_len));
+    ok &= check_at(url_len == origin_len + 11 && memcmp(url, origin, origin_len) == 0 &&
+                       memcmp(url + origin_len, "/robots.txt", 11) == 0,
+                   __FILE__, __LINE__, "%s: robots URL %.*s for origin %.*s", at, (int)url_len,
+                   (const char *)url, (int)origin_len, (const char *)origin);
+    if (s->has_origin) {
+        ok &= check_at(same_bytes(origin, origin_len, s->origin), __FILE__, __LINE__,
+                       "%s: origin %.*s", at, (int)origin_len, (const char *)origin);
+    }
+    if (s->check_validators) {
+        ok &= OK(robotstxt_lease_validators(l->lease, &v));
+        ok &= check_at(optional_text_is(v.has_etag, v.etag, s->etag_state, s->etag_want),
+                       __FILE__, __LINE__, "%s: etag", at);
+        ok &= check_at(optional_text_is(v.has_last_modified, v.last_modified,
+                                        s->last_modified_state, s->last_modified_want),
+                       __FILE__, __LINE__, "%s: last_modified", at);
+    }
+    return ok;
+}
+
+static bool run_lookup(const robotstxt_cache *cache, const vt_cache_step *s,
+                       robotstxt_lease **leases, const char *at) {
+    robotstxt_lookup l, untouched;
+    size_t url_len, token_len;
+    uint8_t *url = join(s->url, &url_len);
+    uint8_t *token = join(s->token, &token_len);
+    robotstxt_status status;
+    bool ok = true;
+    memset(&l, 0xA5, sizeof l);
+    untouched = l;
+    status = robotstxt_cache_lookup(cache, url, url_len, token, token_len, s->at_ms,
+                                    s->when_fetching, &l);
+    free(url);
+    free(token);
+    if (s->expect_invalid_url) {
+        ok &= CHECK_STATUS(status, ROBOTSTXT_STATUS_INVALID_URL);
+        return ok && check_at(memcmp(&l, &untouched, sizeof l) == 0, __FILE__, __LINE__,
+                              "%s: the lookup was written on failure", at);
+    }
+    if (!CHECK_STATUS(status, ROBOTSTXT_STATUS_OK)) {
+        return false;
+    }
+    ok &= check_at(l.kind == s->expect, __FILE__, __LINE__, "%s: %s, want %s", at,
+                   lookup_kind_name(l.kind), lookup_kind_name(s->expect));
+    if (ok && l.kind == ROBOTSTXT_LOOKUP_READY) {
+        ok &= check_ready(s, &l, at);
+    } else if (ok && l.kind == ROBOTSTXT_LOOKUP_FETCH) {
+        ok &= check_fetch(s, &l, at);
+        leases[s->lease] = l.lease;
+        l.lease = NULL;
+    } else if (ok && l.kind == ROBOTSTXT_LOOKUP_WAIT) {
+        ok &= check_at(l.rules == NULL && l.lease == NULL, __FILE__, __LINE__,
+                       "%s: a wait hands out nothing", at);
+        if (s->has_until) {
+            ok &= check_at(l.until_ms == s->until_ms, __FILE__, __LINE__,
+                           "%s: until %llu ms, want %llu", at, (unsigned long long)l.until_ms,
+                           (unsigned long long)s->until_ms);
+        }
+    }
+    if (l.kind <= ROBOTSTXT_LOOKUP_WAIT) {
+        robotstxt_rules_free(l.rules);
+        robotstxt_lease_free(l.lease);
+    }
+    return ok;
+}
+
+static bool run_cache_case(const vt_cache_case *c) {
+    robotstxt_cache_options options = robotstxt_cache_options_default();
+    robotstxt_cache *cache = NULL;
+    robotstxt_lease **leases = calloc(c->lease_count + 1, sizeof *leases);
+    bool ok = leases != NULL;
+    size_t i;
+    if (c->has_capacity) {
+        options.capacity = c->capacity;
+    }
+    if (c->has_lease) {
+        options.lease_ms = c->lease_ms;
+    }
+    options.policy = freshness_policy(&c->policy);
+    ok = ok && OK(robotstxt_cache_new(&options, &cache));
+    for (i = 0; ok && i < c->step_count; i++) {
+        const vt_cache_step *s = &c->steps[i];
+        char at[700];
+        snprintf(at, sizeof at, "%s step %zu", c->where, i);
+        if (s->op == VT_CACHE_LOOKUP) {
+            ok &= run_lookup(cache, s, leases, at);
+        } else if (s->op == VT_CACHE_STORE) {
+            robotstxt_fetch f = make_fetch(&s->fetch);
+            robotstxt_disposition d = 99;
+            ok &= check_at(leases[s->lease] != NULL, __FILE__, __LINE__, "%s: no lease", at);
+            ok = ok && OK(robotstxt_cache_store(cache, leases[s->lease], s->at_ms, &f, &d));
+            ok &= check_at(d <= ROBOTSTXT_DISPOSITION_NOT_MODIFIED, __FILE__, __LINE__,
+                           "%s: disposition %u", at, (unsigned)d);
+            free_fetch(&f);
+        } else if (s->op == VT_CACHE_ABANDON) {
+            ok &= check_at(leases[s->lease] != NULL, __FILE__, __LINE__, "%s: no lease", at);
+            ok = ok && OK(robotstxt_cache_abandon(cache, leases[s->lease]));
+        } else {
+            robotstxt_cache_counters got;
+            uint64_t values[VT_STAT_COUNT];
+            static const char *const names[VT_STAT_COUNT] = {"hits",  "misses",    "fetches",
+                                                             "stale", "evictions", "entries"};
+            size_t k, len = 0;
+            ok &= OK(robotstxt_cache_stats(cache, &got));
+            ok &= OK(robotstxt_cache_len(cache, &len));
+            values[0] = got.hits;
+            values[1] = got.misses;
+            values[2] = got.fetches;
+            values[3] = got.stale;
+            values[4] = got.evictions;
+            values[5] = got.entries;
+            ok &= check_at(len == got.entries, __FILE__, __LINE__, "%s: len %zu, entries %llu", at,
+                           len, (unsigned long long)got.entries);
+            for (k = 0; k < VT_STAT_COUNT; k++) {
+                if (s->stats_mask & (1u << k)) {
+                    ok &= check_at(values[k] == s->stats[k], __FILE__, __LINE__,
+                                   "%s: stats.%s %llu, want %llu", at, names[k],
+                                   (unsigned long long)values[k], (unsigned long long)s->stats[k]);
+                }
+            }
+        }
+    }
+    for (i = 0; leases != NULL && i < c->lease_count; i++) {
+        robotstxt_lease_free(leases[i]);
+    }
+    free(leases);
+    robotstxt_cache_free(cache);
+    return ok;
+}
+
+static bool run_pace_step(const robotstxt_pacer *pacer, const vt_pace_step *s, const char *at) {
+    size_t host_len;
+    uint8_t *host = join(s->host, &host_len);
+    bool ok = true;
+    if (s->op == VT_PACE_RESERVE) {
+        uint64_t start = 12345;
+        bool has = !s->has_start;
+        robotstxt_status status =
+            robotstxt_pacer_reserve(pacer, host, host_len, s->at_ms, &start, &has);
+        if (s->expect_invalid_host) {
+            ok &= CHECK_STATUS(status, ROBOTSTXT_STATUS_INVALID_HOST);
+            ok &= check_at(start == 12345 && has == !s->has_start, __FILE__, __LINE__,
+                           "%s: outputs written on failure", at);
+        } else {
+            ok &= CHECK_STATUS(status, ROBOTSTXT_STATUS_OK);
+            ok &= check_at(has == s->has_start && start == (s->has_start ? s->start_ms : 0),
+                           __FILE__, __LINE__, "%s: start %s%llu ms, want %s%llu", at,
+                           has ? "" : "(none) ", (unsigned long long)start,
+                           s->has_start ? "" : "(none) ", (unsigned long long)s->start_ms);
+        }
+    } else if (s->op == VT_PACE_SET_RULES) {
+        size_t body_len, token_len;
+        uint8_t *body = join(s->body, &body_len);
+        uint8_t *token = join(s->token, &token_len);
+        robotstxt_robots *robots = NULL;
+        robotstxt_rules *rules = NULL;
+        ok &= OK(robotstxt_robots_parse(body, body_len, &robots));
+        ok = ok && OK(robotstxt_robots_rules_for(robots, token, token_len, &rules));
+        ok = ok && OK(robotstxt_pacer_set_rules(pacer, host, host_len, rules));
+        robotstxt_rules_free(rules);
+        robotstxt_robots_free(robots);
+        free(body);
+        free(token);
+    } else if (s->op == VT_PACE_SET_DELAY) {
+        ok &= OK(robotstxt_pacer_set_delay(pacer, host, host_len, s->has_crawl_delay,
+                                           s->crawl_delay_s, s->has_rate, s->rate_requests,
+                                           s->rate_seconds));
+    } else if (s->op == VT_PACE_RECORD) {
+        ok &= OK(robotstxt_pacer_record(pacer, host, host_len, s->at_ms, s->http_status,
+                                        s->has_retry_after, s->retry_after_ms));
+    } else if (s->op == VT_PACE_ENABLED) {
+        ok &= OK(robotstxt_pacer_set_enabled(pacer, host, host_len, s->on));
+    } else {
+        uint64_t gap = 0;
+        ok &= OK(robotstxt_pacer_gap_ms(pacer, host, host_len, &gap));
+        ok &= check_at(gap == s->gap_ms, __FILE__, __LINE__, "%s: gap %llu ms, want %llu", at,
+                       (unsigned long long)gap, (unsigned long long)s->gap_ms);
+    }
+    free(host);
+    return ok;
+}
+
+static bool run_pacing(const vt_pacing *p) {
+    robotstxt_pacer_options options = robotstxt_pacer_options_default();
+    robotstxt_pacer *pacer = NULL;
+    bool ok;
+    size_t i;
+    if (p->has_floor) {
+        options.floor_ms = p->floor_ms;
+    }
+    if (p->has_backoff_cap) {
+        options.backoff_cap_ms = p->backoff_cap_ms;
+    }
+    if (p->has_capacity) {
+        options.capacity = p->capacity;
+    }
+    ok = OK(robotstxt_pacer_new(&options, &pacer));
+    for (i = 0; ok && i < p->step_count; i++) {
+        char at[700];
+        snprintf(at, sizeof at, "%s step %zu", p->where, i);
+        ok &= run_pace_step(pacer, &p->steps[i], at);
+    }
+    robotstxt_pacer_free(pacer);
+    return ok;
+}
+
 void run_vector_tests(size_t *passed, size_t *failed) {
     size_t i, ran = 0, before = *passed;
     for (i = 0; i < vt_parse_case_count; i++) {
@@ -458,8 +771,18 @@ void run_vector_tests(size_t *passed, size_t *failed) {
         *(run_timeline(&vt_timelines[i]) ? passed : failed) += 1;
         ran++;
     }
+    for (i = 0; i < vt_cache_case_count; i++) {
+        *(run_cache_case(&vt_cache_cases[i]) ? passed : failed) += 1;
+        ran++;
+    }
+    for (i = 0; i < vt_pacing_count; i++) {
+        *(run_pacing(&vt_pacings[i]) ? passed : failed) += 1;
+        ran++;
+    }
     printf("vectors: %zu files, %zu cases, %zu runs (%zu passed)\n", vt_file_count,
-           vt_parse_case_count + vt_access_case_count + vt_timeline_count, ran, *passed - before);
+           vt_parse_case_count + vt_access_case_count + vt_timeline_count + vt_cache_case_count +
+               vt_pacing_count,
+           ran, *passed - before);
     if (vt_skipped[0] != '\0') {
         printf("vectors: not in the C ABI yet, skipped: %s\n", vt_skipped);
     }

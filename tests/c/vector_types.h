@@ -134,4 +134,123 @@ typedef struct vt_timeline {
     size_t step_count;
 } vt_timeline;
 
+/* What a fetch returned (cache.json `store` steps). */
+typedef struct vt_fetch {
+    uint16_t http_status; /* 0: no response */
+    uint32_t redirects;
+    vt_bytes body;
+    bool has_max_age;
+    uint64_t max_age_ms;
+    bool has_retry_after;
+    uint64_t retry_after_ms;
+    bool has_etag;
+    vt_bytes etag;
+    bool has_last_modified;
+    vt_bytes last_modified;
+} vt_fetch;
+
+/* The freshness policy fields a case sets. */
+typedef struct vt_policy {
+    bool has_fresh_for;
+    uint64_t fresh_for_ms;
+    bool has_retry;
+    uint64_t retry_ms;
+    bool has_unreachable_limit;
+    uint64_t unreachable_limit_ms;
+    bool has_after_limit;
+    robotstxt_after_limit after_limit;
+    bool has_access;
+    robotstxt_access_policy access;
+} vt_policy;
+
+enum { VT_CACHE_LOOKUP, VT_CACHE_STORE, VT_CACHE_ABANDON, VT_CACHE_STATS };
+
+/* Counters in robotstxt_cache_counters order; bit k of stats_mask checks
+ * counter k. */
+enum { VT_STAT_COUNT = 6 };
+
+typedef struct vt_cache_step {
+    int op;
+    uint64_t at_ms;
+    /* lookup */
+    vt_bytes url;
+    vt_bytes token;
+    robotstxt_when_fetching when_fetching;
+    bool expect_invalid_url;
+    robotstxt_lookup_kind expect;
+    bool has_stale, stale;
+    bool has_answer;
+    robotstxt_answer answer;
+    const vt_fcheck *checks;
+    size_t check_count;
+    bool has_origin;
+    vt_bytes origin;
+    bool check_validators;
+    int etag_state;
+    vt_bytes etag_want;
+    int last_modified_state;
+    vt_bytes last_modified_want;
+    bool has_until;
+    uint64_t until_ms;
+    /* lookup (a fetch names it), store and abandon: the lease's index */
+    size_t lease;
+    /* store */
+    vt_fetch fetch;
+    /* stats */
+    unsigned stats_mask;
+    uint64_t stats[VT_STAT_COUNT];
+} vt_cache_step;
+
+typedef struct vt_cache_case {
+    const char *where;
+    bool has_capacity;
+    size_t capacity;
+    bool has_lease;
+    uint64_t lease_ms;
+    vt_policy policy;
+    size_t lease_count;
+    const vt_cache_step *steps;
+    size_t step_count;
+} vt_cache_case;
+
+enum { VT_PACE_RESERVE, VT_PACE_SET_RULES, VT_PACE_SET_DELAY, VT_PACE_RECORD, VT_PACE_ENABLED, VT_PACE_GAP };
+
+typedef struct vt_pace_step {
+    int op;
+    uint64_t at_ms;
+    vt_bytes host;
+    /* reserve */
+    bool expect_invalid_host;
+    bool has_start;
+    uint64_t start_ms;
+    /* set_rules */
+    vt_bytes body;
+    vt_bytes token;
+    /* set_delay */
+    bool has_crawl_delay;
+    double crawl_delay_s;
+    bool has_rate;
+    uint32_t rate_requests, rate_seconds;
+    /* record */
+    uint16_t http_status; /* 0: no response */
+    bool has_retry_after;
+    uint64_t retry_after_ms;
+    /* enabled */
+    bool on;
+    /* gap */
+    uint64_t gap_ms;
+} vt_pace_step;
+
+typedef struct vt_pacing {
+    const char *where;
+    bool has_floor;
+    uint64_t floor_ms;
+    bool has_backoff_cap;
+    uint64_t backoff_cap_ms;
+    bool has_capacity;
+    size_t capacity;
+    const vt_pace_step *steps;
+    size_t step_count;
+} vt_pacing;
+
 #endif
