@@ -19,6 +19,19 @@ const SHOP = readFileSync(join(here, '..', '..', '..', 'examples', 'shop', 'robo
 const require = createRequire(import.meta.url)
 
 describe('loading', () => {
+  test('worker threads load the addon too', async () => {
+    const { Worker } = await import('node:worker_threads')
+    const code = `const { parentPort, workerData } = require('node:worker_threads')
+      const { Robots } = require(workerData)
+      parentPort.postMessage(Robots.parse('User-agent: *\\nDisallow: /x\\n').rulesFor('a').isAllowed('/x/y'))`
+    const answers = await Promise.all([1, 2, 3].map(() => new Promise((resolve, reject) => {
+      const worker = new Worker(code, { eval: true, workerData: require.resolve('robotstxt') })
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })))
+    assert.deepEqual(answers, [false, false, false])
+  })
+
   test('require and import give the same addon', () => {
     const cjs = require('robotstxt')
     assert.equal(cjs.Robots, Robots)
