@@ -34,5 +34,6 @@ const char *last_error(void);
 /* Suites: each runs its cases and adds to the counts. */
 void run_api_tests(size_t *passed, size_t *failed);
 void run_vector_tests(size_t *passed, size_t *failed);
+void run_cache_tests(size_t *passed, size_t *failed);
 
 #endif
