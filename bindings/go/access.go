@@ -1,0 +1,247 @@
+package robotstxt
+
+// #include "shim.h"
+import "C"
+
+import (
+	"math"
+	"net/http"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// AccessPolicy says how to read the statuses where RFC 9309 leaves a
+// choice (SPEC §6).
+type AccessPolicy uint32
+
+const (
+	// Careful is the default: 401, 403 and 429 disallow everything until a
+	// retry.
+	Careful AccessPolicy = C.ROBOTSTXT_ACCESS_CAREFUL
+	// StrictRFC is RFC 9309 to the letter: 401, 403 and 429 allow
+	// everything.
+	StrictRFC AccessPolicy = C.ROBOTSTXT_ACCESS_STRICT_RFC
+)
+
+// String returns "careful" or "strict-rfc".
+func (p AccessPolicy) String() string {
+	switch p {
+	case Careful:
+		return "careful"
+	case StrictRFC:
+		return "strict-rfc"
+	}
+	return "AccessPolicy(" + itoa(uint64(p)) + ")"
+}
+
+// Disposition is what a fetch outcome means (SPEC §6).
+type Disposition uint32
+
+const (
+	// FollowRules: a 2xx reached in at most 5 redirects; parse the body and
+	// follow its rules.
+	FollowRules Disposition = C.ROBOTSTXT_DISPOSITION_FOLLOW_RULES
+	// AllowAll: unavailable (404, 410, other 4xx, more than 5 redirects);
+	// crawl everything.
+	AllowAll Disposition = C.ROBOTSTXT_DISPOSITION_ALLOW_ALL
+	// DisallowAll: unreachable or refused (5xx, no response, 401/403/429
+	// when careful, an unfollowed 3xx, 1xx, 6xx...); crawl nothing and
+	// fetch again later.
+	DisallowAll Disposition = C.ROBOTSTXT_DISPOSITION_DISALLOW_ALL
+	// NotModified: a 304 to a conditional request; keep the cached copy,
+	// renewed.
+	NotModified Disposition = C.ROBOTSTXT_DISPOSITION_NOT_MODIFIED
+)
+
+// RetryLater reports whether d is a failure to retry later (DisallowAll).
+func (d Disposition) RetryLater() bool {
+	return bool(C.robotstxt_disposition_retry_later(C.robotstxt_disposition(d)))
+}
+
+// String returns "follow_rules", "allow_all", "disallow_all" or
+// "not_modified".
+func (d Disposition) String() string {
+	switch d {
+	case FollowRules:
+		return "follow_rules"
+	case AllowAll:
+		return "allow_all"
+	case DisallowAll:
+		return "disallow_all"
+	case NotModified:
+		return "not_modified"
+	}
+	return "Disposition(" + itoa(uint64(d)) + ")"
+}
+
+// Classify says what a fetch of /robots.txt means (SPEC §6). status is the
+// final HTTP status, or 0 for a network error or timeout (no response);
+// redirects is how many redirects were followed to reach it.
+//
+// It panics for an AccessPolicy other than Careful and StrictRFC.
+func Classify(status, redirects int, policy AccessPolicy) Disposition {
+	r := C.go_classify(httpStatus(status), count32(redirects), C.robotstxt_access_policy(policy))
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		panic("robotstxt: Classify: " + failure("Classify", r.status, r.err, "").Error())
+	}
+	return Disposition(r.value)
+}
+
+// Response is what a fetch of /robots.txt returned. Set what you have; the
+// zero value of each optional field means absent. NewResponse fills one
+// from an *http.Response.
+type Response struct {
+	// Status is the final HTTP status, or 0 for a network error or timeout.
+	Status int
+	// Redirects is how many redirects were followed to reach it.
+	Redirects int
+	// Body is the body, for a 2xx. It is read during the call, not kept.
+	Body []byte
+	// MaxAge is Cache-Control: max-age, when HasMaxAge: it may shorten
+	// freshness, never lengthen it past a day.
+	MaxAge    time.Duration
+	HasMaxAge bool
+	// RetryAfter is the Retry-After wait, when HasRetryAfter: when to try
+	// again after a failure.
+	RetryAfter    time.Duration
+	HasRetryAfter bool
+	// ETag and LastModified are the validators; "" means absent.
+	ETag         string
+	LastModified string
+}
+
+// NewResponse makes a Response from resp, whose body you have read into
+// body: its status, its Cache-Control max-age, its Retry-After (seconds, or
+// an HTTP date counted from now), ETag and Last-Modified. Redirects counts
+// the redirects the client followed (resp.Request's chain). A nil resp is a
+// network error (Status 0).
+func NewResponse(resp *http.Response, body []byte, now time.Time) Response {
+	if resp == nil {
+		return Response{}
+	}
+	r := Response{Status: resp.StatusCode, Body: body}
+	for req := resp.Request; req != nil && req.Response != nil; req = req.Response.Request {
+		r.Redirects++
+	}
+	h := resp.Header
+	for _, directive := range strings.Split(h.Get("Cache-Control"), ",") {
+		name, value, ok := strings.Cut(strings.TrimSpace(directive), "=")
+		if ok && strings.EqualFold(name, "max-age") {
+			if secs, err := strconv.ParseInt(strings.Trim(value, `"`), 10, 64); err == nil && secs >= 0 {
+				r.MaxAge, r.HasMaxAge = capSeconds(secs), true
+			}
+		}
+	}
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
+			r.RetryAfter, r.HasRetryAfter = capSeconds(secs), true
+		} else if at, err := http.ParseTime(v); err == nil {
+			r.RetryAfter, r.HasRetryAfter = max(at.Sub(now), 0), true
+		}
+	}
+	r.ETag = h.Get("ETag")
+	r.LastModified = h.Get("Last-Modified")
+	return r
+}
+
+func capSeconds(secs int64) time.Duration {
+	if secs > int64(math.MaxInt64/time.Second) {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(secs) * time.Second
+}
+
+// fetch is a Response in the core's form. Its text points into Go memory
+// that the caller keeps alive (and, being bytes, holds no Go pointers).
+func (r *Response) fetch() C.robotstxt_fetch {
+	var f C.robotstxt_fetch
+	f.http_status = httpStatus(r.Status)
+	f.redirects = count32(r.Redirects)
+	if len(r.Body) > 0 {
+		f.body = C.robotstxt_str{ptr: (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(r.Body))), len: C.size_t(len(r.Body))}
+	}
+	if r.HasMaxAge {
+		f.has_max_age, f.max_age_ms = true, durationMS(r.MaxAge)
+	}
+	if r.HasRetryAfter {
+		f.has_retry_after, f.retry_after_ms = true, durationMS(r.RetryAfter)
+	}
+	if r.ETag != "" {
+		f.has_etag, f.etag = true, C.robotstxt_str{ptr: cstr(r.ETag), len: C.size_t(len(r.ETag))}
+	}
+	if r.LastModified != "" {
+		f.has_last_modified = true
+		f.last_modified = C.robotstxt_str{ptr: cstr(r.LastModified), len: C.size_t(len(r.LastModified))}
+	}
+	return f
+}
+
+// FromOutcome classifies resp as Classify does and, for FollowRules, parses
+// its body with opts. For every other disposition the *Robots is nil. The
+// error is non-nil only for an option out of range, as for Parse.
+//
+// It panics for an AccessPolicy other than Careful and StrictRFC.
+func FromOutcome(resp Response, policy AccessPolicy, opts ...Option) (Disposition, *Robots, error) {
+	if policy != Careful && policy != StrictRFC {
+		panic("robotstxt: FromOutcome: unknown " + policy.String())
+	}
+	r := C.go_from_outcome(resp.fetch(), C.robotstxt_access_policy(policy), options(opts))
+	runtime.KeepAlive(&resp)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return 0, nil, failure("FromOutcome", r.status, r.err, "")
+	}
+	if r.robots == nil {
+		return Disposition(r.disposition), nil, nil
+	}
+	return Disposition(r.disposition), newRobots(r.robots), nil
+}
+
+func httpStatus(status int) C.uint16_t {
+	if status < 0 || status > math.MaxUint16 {
+		return math.MaxUint16 // no real status: "anything else"
+	}
+	return C.uint16_t(status)
+}
+
+func count32(n int) C.uint32_t {
+	switch {
+	case n < 0:
+		return 0
+	case uint64(n) > math.MaxUint32:
+		return math.MaxUint32
+	}
+	return C.uint32_t(n)
+}
+
+// durationMS converts to whole milliseconds, rounding up; negative is 0.
+func durationMS(d time.Duration) C.uint64_t {
+	if d <= 0 {
+		return 0
+	}
+	ms := d / time.Millisecond
+	if d%time.Millisecond != 0 {
+		ms++
+	}
+	return C.uint64_t(ms)
+}
+
+// unixMS is t in milliseconds since the Unix epoch, the core's clock;
+// times before 1970 are 0.
+func unixMS(t time.Time) C.uint64_t {
+	if ms := t.UnixMilli(); ms > 0 {
+		return C.uint64_t(ms)
+	}
+	return 0
+}
+
+// fromUnixMS is the inverse of unixMS; "never" (the largest values) stays
+// the far future.
+func fromUnixMS(ms C.uint64_t) time.Time {
+	if uint64(ms) > math.MaxInt64 {
+		return time.UnixMilli(math.MaxInt64)
+	}
+	return time.UnixMilli(int64(ms))
+}

@@ -1,0 +1,122 @@
+package robotstxt
+
+// #include "shim.h"
+import "C"
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+)
+
+// The kinds of error a caller can cause. Match them with errors.Is:
+//
+//	if errors.Is(err, robotstxt.ErrInvalidToken) { ... }
+//
+// The error values themselves are *TokenError or *Error, which carry the
+// core's message.
+var (
+	// ErrInvalidToken: in the RFC profile, a crawler name that is not a
+	// product token (one or more of A-Z a-z _ -, such as ExampleBot).
+	ErrInvalidToken = errors.New("robotstxt: not a product token")
+	// ErrNoTokens: a selection by several tokens was given none.
+	ErrNoTokens = errors.New("robotstxt: no tokens")
+	// ErrParseLimit: a parse limit outside MinParseLimit..MaxParseLimit.
+	ErrParseLimit = errors.New("robotstxt: parse limit out of range")
+	// ErrInvalidOption: an option value the library does not know (such
+	// as Profile(7)) or a negative duration.
+	ErrInvalidOption = errors.New("robotstxt: invalid option")
+	// ErrInvalidURL: the cache needs an absolute http or https URL with a
+	// host.
+	ErrInvalidURL = errors.New("robotstxt: invalid URL")
+	// ErrInvalidHost: the pacer needs a host name that is neither empty
+	// nor too long.
+	ErrInvalidHost = errors.New("robotstxt: invalid host")
+)
+
+// TokenError is the error for a crawler name that is not a product token
+// (RFC profile). errors.Is(err, ErrInvalidToken) holds for it.
+type TokenError struct {
+	// Token is the name as passed.
+	Token string
+	// Message is the core's explanation: what was passed and what a
+	// product token looks like.
+	Message string
+}
+
+// Error returns the core's message.
+func (e *TokenError) Error() string { return "robotstxt: " + e.Message }
+
+// Is reports whether target is ErrInvalidToken.
+func (e *TokenError) Is(target error) bool { return target == ErrInvalidToken }
+
+// Error is any other error a caller can cause: a bad option, an empty token
+// list, a URL the cache cannot key, a host the pacer cannot key.
+// errors.Is(err, Kind) holds for its Kind.
+type Error struct {
+	// Kind is one of ErrNoTokens, ErrParseLimit, ErrInvalidOption,
+	// ErrInvalidURL or ErrInvalidHost.
+	Kind error
+	// Message is the core's explanation of what was wrong.
+	Message string
+}
+
+// Error returns the core's message.
+func (e *Error) Error() string { return "robotstxt: " + e.Message }
+
+// Is reports whether target is e.Kind.
+func (e *Error) Is(target error) bool { return target == e.Kind }
+
+// Unwrap returns e.Kind.
+func (e *Error) Unwrap() error { return e.Kind }
+
+// message copies and frees a message taken by the shim.
+func message(e C.go_err) string {
+	if e.ptr == nil {
+		return ""
+	}
+	s := C.GoStringN(e.ptr, C.int(e.len))
+	C.free(unsafe.Pointer(e.ptr))
+	return s
+}
+
+func statusMessage(status C.robotstxt_status) string {
+	return C.GoString(C.robotstxt_status_message(status))
+}
+
+// failure turns a failed call into an error the caller can act on, or
+// panics when the failure can only come from a bug (a NULL, an index out of
+// range, a panic in the core). token is the token passed, for TokenError.
+func failure(op string, status C.robotstxt_status, e C.go_err, token string) error {
+	msg := message(e)
+	if msg == "" {
+		msg = statusMessage(status)
+	}
+	var kind error
+	switch status {
+	case C.ROBOTSTXT_STATUS_INVALID_TOKEN:
+		return &TokenError{Token: token, Message: msg}
+	case C.ROBOTSTXT_STATUS_NO_TOKENS:
+		kind = ErrNoTokens
+	case C.ROBOTSTXT_STATUS_PARSE_LIMIT:
+		kind = ErrParseLimit
+	case C.ROBOTSTXT_STATUS_INVALID_OPTION:
+		kind = ErrInvalidOption
+	case C.ROBOTSTXT_STATUS_INVALID_URL:
+		kind = ErrInvalidURL
+	case C.ROBOTSTXT_STATUS_INVALID_HOST:
+		kind = ErrInvalidHost
+	default:
+		panic(fmt.Sprintf("robotstxt: %s failed: %s (status %d): %s; this is a bug, please report it",
+			op, statusMessage(status), uint32(status), msg))
+	}
+	return &Error{Kind: kind, Message: msg}
+}
+
+// must panics unless status is OK: for calls that fail only on a bug.
+func must(op string, status C.robotstxt_status, e C.go_err) {
+	if status != C.ROBOTSTXT_STATUS_OK {
+		err := failure(op, status, e, "")
+		panic(fmt.Sprintf("robotstxt: %s failed unexpectedly: %v", op, err))
+	}
+}

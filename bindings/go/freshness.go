@@ -1,0 +1,233 @@
+package robotstxt
+
+// #include "shim.h"
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"time"
+)
+
+// AfterLimit says what to do once a file has stayed unreachable past
+// FreshnessPolicy.UnreachableLimit.
+type AfterLimit uint32
+
+const (
+	// KeepCopy keeps answering with the old copy (the default).
+	KeepCopy AfterLimit = C.ROBOTSTXT_AFTER_LIMIT_KEEP_COPY
+	// AllowAllAfterLimit treats the file as unavailable: allow everything.
+	AllowAllAfterLimit AfterLimit = C.ROBOTSTXT_AFTER_LIMIT_ALLOW_ALL
+)
+
+// FreshnessPolicy says how long copies live and how failures are retried
+// (SPEC §7). Start from DefaultFreshnessPolicy and change what you need.
+type FreshnessPolicy struct {
+	// FreshFor is how long a copy is fresh: 24h. A shorter max-age
+	// shortens it.
+	FreshFor time.Duration
+	// Retry is when to fetch again after a failure to retry later: 1h.
+	Retry time.Duration
+	// UnreachableLimit is how long a file may stay unreachable before
+	// AfterLimit applies: 30 days.
+	UnreachableLimit time.Duration
+	// AfterLimit is what answers past UnreachableLimit: KeepCopy.
+	AfterLimit AfterLimit
+	// Access is how fetch statuses are read: Careful.
+	Access AccessPolicy
+	// Parse are the options bodies are parsed with.
+	Parse []Option
+}
+
+// DefaultFreshnessPolicy returns the core's defaults: fresh for 24h, retry
+// after 1h, keep the copy after 30 days unreachable, careful access,
+// default parse options.
+func DefaultFreshnessPolicy() FreshnessPolicy {
+	p := C.robotstxt_freshness_policy_default()
+	return FreshnessPolicy{
+		FreshFor:         time.Duration(p.fresh_for_ms) * time.Millisecond,
+		Retry:            time.Duration(p.retry_ms) * time.Millisecond,
+		UnreachableLimit: time.Duration(p.unreachable_limit_ms) * time.Millisecond,
+		AfterLimit:       AfterLimit(p.after_limit),
+		Access:           AccessPolicy(p.access),
+	}
+}
+
+func (p *FreshnessPolicy) c() (C.robotstxt_freshness_policy, error) {
+	for _, d := range []struct {
+		name string
+		d    time.Duration
+	}{{"FreshFor", p.FreshFor}, {"Retry", p.Retry}, {"UnreachableLimit", p.UnreachableLimit}} {
+		if d.d < 0 {
+			return C.robotstxt_freshness_policy{}, &Error{Kind: ErrInvalidOption,
+				Message: "FreshnessPolicy." + d.name + " is negative (" + d.d.String() + "): pass a duration of 0 or more"}
+		}
+	}
+	return C.robotstxt_freshness_policy{
+		fresh_for_ms:         durationMS(p.FreshFor),
+		retry_ms:             durationMS(p.Retry),
+		unreachable_limit_ms: durationMS(p.UnreachableLimit),
+		after_limit:          C.robotstxt_after_limit(p.AfterLimit),
+		access:               C.robotstxt_access_policy(p.Access),
+		options:              options(p.Parse),
+	}, nil
+}
+
+// Answer is what answers questions now, according to an Entry.
+type Answer uint32
+
+const (
+	// AnswerRules: follow the parsed copy.
+	AnswerRules Answer = C.ROBOTSTXT_ANSWER_RULES
+	// AnswerAllowAll: crawl everything.
+	AnswerAllowAll Answer = C.ROBOTSTXT_ANSWER_ALLOW_ALL
+	// AnswerDisallowAll: crawl nothing.
+	AnswerDisallowAll Answer = C.ROBOTSTXT_ANSWER_DISALLOW_ALL
+)
+
+// String returns "rules", "allow_all" or "disallow_all".
+func (a Answer) String() string {
+	switch a {
+	case AnswerRules:
+		return "rules"
+	case AnswerAllowAll:
+		return "allow_all"
+	case AnswerDisallowAll:
+		return "disallow_all"
+	}
+	return "Answer(" + itoa(uint64(a)) + ")"
+}
+
+// Validators are what a conditional request sends: If-None-Match with
+// ETag, If-Modified-Since with LastModified; "" means absent.
+type Validators struct {
+	ETag         string
+	LastModified string
+}
+
+// Entry is one origin's copy of its robots.txt and when to fetch it again
+// (SPEC §7): the freshness rules as functions of the time you pass. It is
+// safe for concurrent use. Cache does this for many origins at once.
+//
+// Call Close when done with it; a cleanup frees it otherwise. Using an
+// Entry after Close panics.
+type Entry struct {
+	mu      sync.RWMutex
+	h       *C.robotstxt_entry
+	cleanup runtime.Cleanup
+}
+
+// NewEntry makes an entry with no copy (a fetch is due at once) that
+// follows policy. The error is non-nil for an option out of range (a
+// negative duration, an unknown enumeration value, a parse limit out of
+// range).
+func NewEntry(policy FreshnessPolicy) (*Entry, error) {
+	p, err := policy.c()
+	if err != nil {
+		return nil, err
+	}
+	r := C.go_entry_new(p)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return nil, failure("NewEntry", r.status, r.err, "")
+	}
+	h := (*C.robotstxt_entry)(r.handle)
+	e := &Entry{h: h}
+	e.cleanup = runtime.AddCleanup(e, freeEntry, h)
+	return e, nil
+}
+
+func freeEntry(h *C.robotstxt_entry) { C.robotstxt_entry_free(h) }
+
+func (e *Entry) handle() *C.robotstxt_entry {
+	if e == nil {
+		panic("robotstxt: method called on a nil *Entry")
+	}
+	if e.h == nil {
+		panic("robotstxt: *Entry used after Close")
+	}
+	return e.h
+}
+
+// Close frees the entry; Robots from Answer stay valid. Calling Close
+// again does nothing.
+func (e *Entry) Close() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.h != nil {
+		e.cleanup.Stop()
+		C.robotstxt_entry_free(e.h)
+		e.h = nil
+	}
+}
+
+// Record records the outcome of a fetch made at now: a 2xx body is parsed
+// and becomes the copy; a 304 renews the copy; a failure keeps the old copy
+// and sets the next try. It returns what the outcome meant.
+func (e *Entry) Record(now time.Time, resp Response) Disposition {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r := C.go_entry_record(e.handle(), unixMS(now), resp.fetch())
+	runtime.KeepAlive(&resp)
+	must("Entry.Record", r.status, r.err)
+	return Disposition(r.value)
+}
+
+// EntryState is everything an Entry can say at one time.
+type EntryState struct {
+	// Due says whether a fetch is due.
+	Due bool
+	// DueAt is when the next fetch is due.
+	DueAt time.Time
+	// FetchedAt is when the copy was last fetched or revalidated; zero
+	// without a copy.
+	FetchedAt time.Time
+	// Failures is how many fetches in a row have failed.
+	Failures int
+	// HasCopy says whether a copy (rules or allow-all) is held.
+	HasCopy bool
+	// Validators are those of the copy, for a conditional request.
+	Validators Validators
+}
+
+// State returns what the entry says at now.
+func (e *Entry) State(now time.Time) EntryState {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	r := C.go_entry_read(e.handle(), unixMS(now))
+	must("Entry.State", r.status, r.err)
+	s := EntryState{
+		Due:      bool(r.due),
+		DueAt:    fromUnixMS(r.due_at_ms),
+		Failures: int(r.failures),
+		HasCopy:  bool(r.has_copy),
+	}
+	if r.has_fetched_at {
+		s.FetchedAt = fromUnixMS(r.fetched_at_ms)
+	}
+	if r.validators.has_etag {
+		s.Validators.ETag = gostr(r.validators.etag)
+	}
+	if r.validators.has_last_modified {
+		s.Validators.LastModified = gostr(r.validators.last_modified)
+	}
+	return s
+}
+
+// Due reports whether a fetch is due at now.
+func (e *Entry) Due(now time.Time) bool { return e.State(now).Due }
+
+// Answer says what answers at now: the copy (kept while the file is
+// unreachable), or disallow-all with none; past the unreachable limit, as
+// the policy says. For AnswerRules it also returns the parsed copy, which
+// the caller owns (Close it when done) and which stays valid whatever
+// happens to the entry; otherwise the *Robots is nil.
+func (e *Entry) Answer(now time.Time) (Answer, *Robots) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	r := C.go_entry_answer(e.handle(), unixMS(now))
+	must("Entry.Answer", r.status, r.err)
+	if r.robots == nil {
+		return Answer(r.answer), nil
+	}
+	return Answer(r.answer), newRobots(r.robots)
+}

@@ -1,0 +1,163 @@
+package robotstxt
+
+// #include "shim.h"
+import "C"
+
+import (
+	"math"
+	"runtime"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// Rules are the rules that apply to one crawler: immutable, safe for
+// concurrent use by any number of goroutines, and independent of the
+// Robots they came from. Questions allocate nothing in the core.
+//
+// Call Close when done with them; a cleanup frees them otherwise, but only
+// once the garbage collector notices. Close must not run at the same time
+// as another method; using Rules after Close panics.
+type Rules struct {
+	h       unsafe.Pointer // *C.robotstxt_rules; nil once closed (read atomically)
+	cleanup runtime.Cleanup
+}
+
+func newRules(h *C.robotstxt_rules) *Rules {
+	r := &Rules{}
+	r.h = unsafe.Pointer(h)
+	r.cleanup = runtime.AddCleanup(r, freeRules, h)
+	return r
+}
+
+func freeRules(h *C.robotstxt_rules) { C.robotstxt_rules_free(h) }
+
+func (r *Rules) handle() *C.robotstxt_rules {
+	if r == nil {
+		panic("robotstxt: method called on a nil *Rules")
+	}
+	h := (*C.robotstxt_rules)(atomic.LoadPointer(&r.h))
+	if h == nil {
+		panic("robotstxt: *Rules used after Close")
+	}
+	return h
+}
+
+// Close frees the rules. Calling Close again does nothing.
+func (r *Rules) Close() {
+	if h := (*C.robotstxt_rules)(atomic.SwapPointer(&r.h, nil)); h != nil {
+		r.cleanup.Stop()
+		C.robotstxt_rules_free(h)
+	}
+}
+
+// Allowed reports whether the crawler may fetch url: absolute
+// ("https://host/a?b"), scheme-relative or a path. Only path, params and
+// query are matched; the fragment is dropped. The URL is passed to the core
+// without copying.
+func (r *Rules) Allowed(url string) bool {
+	res := C.go_can_fetch(r.handle(), cstr(url), C.size_t(len(url)))
+	runtime.KeepAlive(r)
+	runtime.KeepAlive(url)
+	must("Rules.Allowed", res.status, res.err)
+	return bool(res.value)
+}
+
+// DecisionKind says which kind of rule decided, or that none matched.
+type DecisionKind uint32
+
+const (
+	// NoRule: no rule matched (or the RFC /robots.txt exemption applied),
+	// so the URL is allowed.
+	NoRule DecisionKind = C.ROBOTSTXT_DECISION_NONE
+	// AllowRule: an allow rule decided.
+	AllowRule DecisionKind = C.ROBOTSTXT_DECISION_ALLOW
+	// DisallowRule: a disallow rule decided.
+	DisallowRule DecisionKind = C.ROBOTSTXT_DECISION_DISALLOW
+)
+
+// String returns "none", "allow" or "disallow", as the core names them.
+func (k DecisionKind) String() string {
+	if name := C.robotstxt_decision_kind_name(C.robotstxt_decision_kind(k)); name != nil {
+		return C.GoString(name)
+	}
+	return "DecisionKind(" + itoa(uint64(k)) + ")"
+}
+
+// Decision is the answer for one URL and the line that gave it.
+type Decision struct {
+	// Allowed says whether the crawler may fetch the URL.
+	Allowed bool
+	// Line is the deciding rule's 1-based line, or 0 when no rule matched.
+	Line int
+	// Kind is the kind of the deciding rule.
+	Kind DecisionKind
+	// Pattern is the deciding pattern as compared (percent-normalised for
+	// the profile; "/dir/$" for Google's index.html rule), or "".
+	Pattern string
+}
+
+// Decide returns the answer for url (as for Allowed) and the rule that
+// decided it.
+func (r *Rules) Decide(url string) Decision {
+	res := C.go_decide(r.handle(), cstr(url), C.size_t(len(url)))
+	must("Rules.Decide", res.status, res.err)
+	d := Decision{
+		Allowed: bool(res.decision.allowed),
+		Line:    int(res.decision.line),
+		Kind:    DecisionKind(res.decision.kind),
+		Pattern: gostr(res.decision.pattern), // copied while r is alive
+	}
+	runtime.KeepAlive(r)
+	runtime.KeepAlive(url)
+	return d
+}
+
+// CrawlDelay returns the crawl delay (the largest valid crawl-delay among
+// the selected groups, such as 2.5s) and whether one is set. Without one,
+// your own floor applies.
+func (r *Rules) CrawlDelay() (time.Duration, bool) {
+	res := C.go_crawl_delay(r.handle())
+	runtime.KeepAlive(r)
+	must("Rules.CrawlDelay", res.status, res.err)
+	if !res.has_value {
+		return 0, false
+	}
+	return seconds(float64(res.seconds)), true
+}
+
+// RequestRate is a request-rate record: Requests requests per Seconds
+// seconds.
+type RequestRate struct {
+	Requests uint32
+	Seconds  uint32
+}
+
+// Interval returns the time between two requests: Seconds / Requests.
+func (r RequestRate) Interval() time.Duration {
+	if r.Requests == 0 {
+		return 0
+	}
+	return time.Duration(r.Seconds) * time.Second / time.Duration(r.Requests)
+}
+
+// RequestRate returns the slowest valid request-rate of the selected
+// groups (the longest interval), and whether there is one.
+func (r *Rules) RequestRate() (RequestRate, bool) {
+	res := C.go_request_rate(r.handle())
+	runtime.KeepAlive(r)
+	must("Rules.RequestRate", res.status, res.err)
+	if !res.has_value {
+		return RequestRate{}, false
+	}
+	return RequestRate{Requests: uint32(res.requests), Seconds: uint32(res.seconds)}, true
+}
+
+// seconds converts the core's seconds to a Duration, to the nearest ns.
+func seconds(s float64) time.Duration {
+	ns := math.Round(s * float64(time.Second))
+	if ns >= math.MaxInt64 {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(ns)
+}

@@ -1,0 +1,326 @@
+/*
+ * shim.h: small C helpers between cgo and include/robotstxt.h.
+ *
+ * Two reasons for them, both about cgo rather than about robots.txt:
+ *
+ * - The last-error message is per OS thread, and a goroutine may move to
+ *   another thread between two cgo calls. Each helper makes the call and,
+ *   when it fails, copies robotstxt_last_error() into malloc'd memory in
+ *   the same C function, on the same thread. Go frees the copy.
+ * - Out-parameters that point into Go memory escape to the heap (cgo keeps
+ *   every pointer argument alive), which would cost an allocation per
+ *   question. The helpers keep the out-parameters on the C stack and return
+ *   results by value.
+ *
+ * Nothing here decides anything about robots.txt: every helper calls one
+ * library function and passes its answer through.
+ */
+
+#ifndef ROBOTSTXT_GO_SHIM_H
+#define ROBOTSTXT_GO_SHIM_H
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "robotstxt.h"
+
+/* The copied message of a failed call; (NULL, 0) on success. */
+typedef struct go_err {
+    char *ptr;
+    size_t len;
+} go_err;
+
+static inline go_err go_take_error(robotstxt_status status) {
+    go_err e = {NULL, 0};
+    const uint8_t *msg = NULL;
+    size_t len = 0;
+    if (status == ROBOTSTXT_STATUS_OK) return e;
+    if (robotstxt_last_error(&msg, &len) != ROBOTSTXT_STATUS_OK || len == 0) return e;
+    e.ptr = (char *)malloc(len);
+    if (e.ptr == NULL) return e;
+    memcpy(e.ptr, msg, len);
+    e.len = len;
+    return e;
+}
+
+/* A call that makes a handle. */
+typedef struct go_handle {
+    robotstxt_status status;
+    void *handle;
+    go_err err;
+} go_handle;
+
+/* A call with no result but its status. */
+typedef struct go_unit {
+    robotstxt_status status;
+    go_err err;
+} go_unit;
+
+static inline go_unit go_unit_of(robotstxt_status status) {
+    go_unit r;
+    r.status = status;
+    r.err = go_take_error(status);
+    return r;
+}
+
+/* --- parsing and selecting --- */
+
+static inline go_handle go_parse(const uint8_t *body, size_t len, bool with_options,
+                                 robotstxt_options options) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_robots *robots = NULL;
+    r.status = with_options ? robotstxt_robots_parse_with(body, len, &options, &robots)
+                            : robotstxt_robots_parse(body, len, &robots);
+    r.handle = robots;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* mode: 0 one token (tokens[0]), 1 any of them, 2 strictest-of. */
+static inline go_handle go_rules_for(const robotstxt_robots *robots, int mode,
+                                     const uint8_t *token, size_t token_len,
+                                     const robotstxt_str *tokens, size_t count) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_rules *rules = NULL;
+    switch (mode) {
+    case 0: r.status = robotstxt_robots_rules_for(robots, token, token_len, &rules); break;
+    case 1: r.status = robotstxt_robots_rules_for_any(robots, tokens, count, &rules); break;
+    default: r.status = robotstxt_robots_rules_for_strictest(robots, tokens, count, &rules); break;
+    }
+    r.handle = rules;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_u32 {
+    robotstxt_status status;
+    uint32_t value;
+    go_err err;
+} go_u32;
+
+static inline go_u32 go_robots_profile(const robotstxt_robots *robots) {
+    go_u32 r;
+    robotstxt_profile p = 0;
+    r.status = robotstxt_robots_profile(robots, &p);
+    r.value = p;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* --- asking --- */
+
+typedef struct go_bool {
+    robotstxt_status status;
+    bool value;
+    go_err err;
+} go_bool;
+
+static inline go_bool go_can_fetch(const robotstxt_rules *rules, const uint8_t *url, size_t len) {
+    go_bool r;
+    bool ok = false;
+    r.status = robotstxt_rules_can_fetch(rules, url, len, &ok);
+    r.value = ok;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_decision {
+    robotstxt_status status;
+    robotstxt_decision decision;
+    go_err err;
+} go_decision;
+
+static inline go_decision go_decide(const robotstxt_rules *rules, const uint8_t *url, size_t len) {
+    go_decision r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_rules_decide(rules, url, len, &r.decision);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_delay {
+    robotstxt_status status;
+    double seconds;
+    bool has_value;
+    go_err err;
+} go_delay;
+
+static inline go_delay go_crawl_delay(const robotstxt_rules *rules) {
+    go_delay r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_rules_crawl_delay(rules, &r.seconds, &r.has_value);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_rate {
+    robotstxt_status status;
+    uint32_t requests;
+    uint32_t seconds;
+    bool has_value;
+    go_err err;
+} go_rate;
+
+static inline go_rate go_request_rate(const robotstxt_rules *rules) {
+    go_rate r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_rules_request_rate(rules, &r.requests, &r.seconds, &r.has_value);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* --- file records and diagnostics --- */
+
+typedef struct go_count {
+    robotstxt_status status;
+    size_t count;
+    go_err err;
+} go_count;
+
+static inline go_count go_sitemap_count(const robotstxt_robots *robots) {
+    go_count r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_robots_sitemap_count(robots, &r.count);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_text {
+    robotstxt_status status;
+    robotstxt_str text;
+    bool found;
+    go_err err;
+} go_text;
+
+static inline go_text go_sitemap(const robotstxt_robots *robots, size_t index) {
+    go_text r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_robots_sitemap(robots, index, &r.text.ptr, &r.text.len);
+    r.found = r.status == ROBOTSTXT_STATUS_OK;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_text go_host(const robotstxt_robots *robots) {
+    go_text r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_robots_host(robots, &r.text.ptr, &r.text.len, &r.found);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_count go_diagnostic_count(const robotstxt_robots *robots) {
+    go_count r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_robots_diagnostic_count(robots, &r.count);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_diagnostic {
+    robotstxt_status status;
+    robotstxt_diagnostic diagnostic;
+    go_err err;
+} go_diagnostic;
+
+static inline go_diagnostic go_diagnostic_at(const robotstxt_robots *robots, size_t index) {
+    go_diagnostic r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_robots_diagnostic(robots, index, &r.diagnostic);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* --- fetch outcome (SPEC §6) --- */
+
+static inline go_u32 go_classify(uint16_t http_status, uint32_t redirects,
+                                 robotstxt_access_policy policy) {
+    go_u32 r;
+    robotstxt_disposition d = 0;
+    r.status = robotstxt_access_classify(http_status, redirects, policy, &d);
+    r.value = d;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_outcome {
+    robotstxt_status status;
+    robotstxt_disposition disposition;
+    robotstxt_robots *robots;
+    go_err err;
+} go_outcome;
+
+static inline go_outcome go_from_outcome(robotstxt_fetch fetch, robotstxt_access_policy policy,
+                                         robotstxt_options options) {
+    go_outcome r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_access_from_outcome(&fetch, policy, &options, &r.disposition, &r.robots);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* --- freshness (SPEC §7) --- */
+
+static inline go_handle go_entry_new(robotstxt_freshness_policy policy) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_entry *entry = NULL;
+    r.status = robotstxt_entry_new(&policy, &entry);
+    r.handle = entry;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_u32 go_entry_record(robotstxt_entry *entry, uint64_t now_ms,
+                                     robotstxt_fetch fetch) {
+    go_u32 r;
+    robotstxt_disposition d = 0;
+    r.status = robotstxt_entry_record(entry, now_ms, &fetch, &d);
+    r.value = d;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_entry_state {
+    robotstxt_status status;
+    bool due;
+    uint64_t due_at_ms;
+    uint64_t fetched_at_ms;
+    bool has_fetched_at;
+    uint32_t failures;
+    bool has_copy;
+    robotstxt_validators validators;
+    go_err err;
+} go_entry_state;
+
+/* Everything an entry can say at `now_ms`, in one call. */
+static inline go_entry_state go_entry_read(const robotstxt_entry *entry, uint64_t now_ms) {
+    go_entry_state r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_entry_is_due(entry, now_ms, &r.due);
+    if (r.status == ROBOTSTXT_STATUS_OK) r.status = robotstxt_entry_due_at(entry, &r.due_at_ms);
+    if (r.status == ROBOTSTXT_STATUS_OK)
+        r.status = robotstxt_entry_fetched_at(entry, &r.fetched_at_ms, &r.has_fetched_at);
+    if (r.status == ROBOTSTXT_STATUS_OK) r.status = robotstxt_entry_failures(entry, &r.failures);
+    if (r.status == ROBOTSTXT_STATUS_OK) r.status = robotstxt_entry_has_copy(entry, &r.has_copy);
+    if (r.status == ROBOTSTXT_STATUS_OK)
+        r.status = robotstxt_entry_validators(entry, &r.validators);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_answer {
+    robotstxt_status status;
+    robotstxt_answer answer;
+    robotstxt_robots *robots;
+    go_err err;
+} go_answer;
+
+static inline go_answer go_entry_answer(const robotstxt_entry *entry, uint64_t now_ms) {
+    go_answer r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_entry_answer(entry, now_ms, &r.answer, &r.robots);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+#endif /* ROBOTSTXT_GO_SHIM_H */

@@ -1,0 +1,603 @@
+package robotstxt_test
+
+// Runs every case of tests/vectors/*.json (format: tests/vectors/README.md)
+// through the Go binding, with the answers the Rust suite checks. Decoding
+// is strict: a field the runner does not know fails the case, so a typo
+// cannot hide one.
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"robotstxt.dev/go/robotstxt"
+)
+
+const vectorDir = "../../tests/vectors"
+
+// strict decodes data into v, failing on unknown fields and trailing data.
+func strict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("trailing data after the JSON value")
+	}
+	return nil
+}
+
+// nullable is a field that may be absent, null, or a value.
+type nullable[T any] struct {
+	Set, Null bool
+	V         T
+}
+
+func (n *nullable[T]) UnmarshalJSON(data []byte) error {
+	n.Set = true
+	if string(data) == "null" {
+		n.Null = true
+		return nil
+	}
+	return strict(data, &n.V)
+}
+
+// byteString is a body or URL: a JSON string, or parts of text, hex and
+// repeats.
+type byteString []byte
+
+func (b *byteString) UnmarshalJSON(data []byte) error {
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		*b = []byte(s)
+		return nil
+	}
+	var parts []struct {
+		Text   *string `json:"text"`
+		Hex    *string `json:"hex"`
+		Repeat *string `json:"repeat"`
+		Times  int     `json:"times"`
+	}
+	if err := strict(data, &parts); err != nil {
+		return err
+	}
+	var out []byte
+	for _, p := range parts {
+		switch {
+		case p.Text != nil:
+			out = append(out, *p.Text...)
+		case p.Hex != nil:
+			raw, err := hex.DecodeString(*p.Hex)
+			if err != nil {
+				return err
+			}
+			out = append(out, raw...)
+		case p.Repeat != nil:
+			out = append(out, bytes.Repeat([]byte(*p.Repeat), p.Times)...)
+		default:
+			return fmt.Errorf("a body part with nothing in it")
+		}
+	}
+	*b = out
+	return nil
+}
+
+type vectorFile struct {
+	Spec  string            `json:"spec"`
+	Note  string            `json:"note"`
+	Cases []json.RawMessage `json:"cases"`
+}
+
+// runners, by file; every file in tests/vectors must have one.
+var runners = map[string]func(t *testing.T, raw json.RawMessage) (name string){
+	"input.json":     runParseCase,
+	"lines.json":     runParseCase,
+	"groups.json":    runParseCase,
+	"matching.json":  runParseCase,
+	"percent.json":   runParseCase,
+	"records.json":   runParseCase,
+	"shop.json":      runParseCase,
+	"access.json":    runAccessCase,
+	"freshness.json": runTimeline,
+}
+
+func TestVectors(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(vectorDir, "*.json"))
+	if err != nil || len(files) < 9 {
+		t.Fatalf("expected the vector files in %s, found %v (%v)", vectorDir, files, err)
+	}
+	total := 0
+	for _, path := range files {
+		name := filepath.Base(path)
+		run, ok := runners[name]
+		if !ok {
+			t.Errorf("%s: no Go runner for this vector file", name)
+			continue
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file vectorFile
+		if err := strict(data, &file); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		seen := map[string]bool{}
+		t.Run(name, func(t *testing.T) {
+			for i, raw := range file.Cases {
+				caseName := run(t, raw)
+				if caseName == "" {
+					t.Errorf("%s case %d: no name", name, i)
+				}
+				if seen[caseName] {
+					t.Errorf("%s: duplicate case %q", name, caseName)
+				}
+				seen[caseName] = true
+			}
+		})
+		total += len(file.Cases)
+	}
+	if total < 300 {
+		t.Errorf("only %d vector cases", total)
+	}
+	t.Logf("%d vector cases in %d files", total, len(files))
+}
+
+// --- parse-and-ask cases ---
+
+type check struct {
+	URL      *string     `json:"url"`
+	URLParts *byteString `json:"url_parts"`
+	Allowed  bool        `json:"allowed"`
+	Line     *int        `json:"line"`
+	Kind     *string     `json:"kind"`
+	Pattern  *string     `json:"pattern"`
+}
+
+type rate struct {
+	Requests uint32 `json:"requests"`
+	Seconds  uint32 `json:"seconds"`
+}
+
+type diag struct {
+	Line  int      `json:"line"`
+	Kind  string   `json:"kind"`
+	Flags []string `json:"flags"`
+}
+
+type parseCase struct {
+	Name    string `json:"name"`
+	Note    string `json:"note"`
+	Profile string `json:"profile"`
+	Options *struct {
+		ParseLimit *int  `json:"parse_limit"`
+		Typos      *bool `json:"typos"`
+	} `json:"options"`
+	Body        byteString        `json:"body"`
+	Token       *string           `json:"token"`
+	Tokens      []string          `json:"tokens"`
+	Mode        string            `json:"mode"`
+	Checks      []check           `json:"checks"`
+	Error       string            `json:"error"`
+	CrawlDelay  nullable[float64] `json:"crawl_delay"`
+	RequestRate nullable[rate]    `json:"request_rate"`
+	Sitemaps    *[]string         `json:"sitemaps"`
+	Host        nullable[string]  `json:"host"`
+	Diagnostics *[]diag           `json:"diagnostics"`
+}
+
+func profiles(name string) []robotstxt.Profile {
+	switch name {
+	case "rfc":
+		return []robotstxt.Profile{robotstxt.RFC9309}
+	case "google":
+		return []robotstxt.Profile{robotstxt.Google}
+	case "both", "":
+		return []robotstxt.Profile{robotstxt.RFC9309, robotstxt.Google}
+	}
+	panic("unknown profile " + name)
+}
+
+func shown(url []byte) string {
+	if len(url) > 80 {
+		url = url[:80]
+	}
+	return fmt.Sprintf("%q", url)
+}
+
+func runChecks(t *testing.T, rules *robotstxt.Rules, checks []check, at string) {
+	t.Helper()
+	for _, c := range checks {
+		var url string
+		switch {
+		case c.URL != nil && c.URLParts == nil:
+			url = *c.URL
+		case c.URL == nil && c.URLParts != nil:
+			url = string(*c.URLParts)
+		default:
+			t.Fatalf("%s: a check needs exactly one of url and url_parts", at)
+		}
+		where := at + " " + shown([]byte(url))
+		d := rules.Decide(url)
+		if got := rules.Allowed(url); got != d.Allowed {
+			t.Errorf("%s: Allowed %v but Decide %v", where, got, d.Allowed)
+		}
+		if d.Allowed != c.Allowed {
+			t.Errorf("%s: allowed %v, want %v (%+v)", where, d.Allowed, c.Allowed, d)
+		}
+		if c.Line != nil && d.Line != *c.Line {
+			t.Errorf("%s: line %d, want %d", where, d.Line, *c.Line)
+		}
+		if c.Kind != nil && d.Kind.String() != *c.Kind {
+			t.Errorf("%s: kind %s, want %s", where, d.Kind, *c.Kind)
+		}
+		if c.Pattern != nil && d.Pattern != *c.Pattern {
+			t.Errorf("%s: pattern %q, want %q", where, d.Pattern, *c.Pattern)
+		}
+	}
+}
+
+func runParseCase(t *testing.T, raw json.RawMessage) string {
+	var c parseCase
+	if err := strict(raw, &c); err != nil {
+		t.Fatalf("%v in %.200s", err, raw)
+	}
+	for _, profile := range profiles(c.Profile) {
+		at := fmt.Sprintf("%s [%s]", c.Name, profile)
+		opts := []robotstxt.Option{robotstxt.WithProfile(profile)}
+		if c.Options != nil {
+			if c.Options.ParseLimit != nil {
+				opts = append(opts, robotstxt.WithParseLimit(*c.Options.ParseLimit))
+			}
+			if c.Options.Typos != nil {
+				opts = append(opts, robotstxt.WithTypos(*c.Options.Typos))
+			}
+		}
+		robots, err := robotstxt.Parse(c.Body, opts...)
+		if err != nil {
+			t.Fatalf("%s: Parse: %v", at, err)
+		}
+		if c.Sitemaps != nil {
+			got := robots.Sitemaps()
+			if !slices.Equal(got, *c.Sitemaps) {
+				t.Errorf("%s: sitemaps %q, want %q", at, got, *c.Sitemaps)
+			}
+		}
+		if c.Host.Set {
+			host, ok := robots.Host()
+			if ok == c.Host.Null || (ok && host != c.Host.V) {
+				t.Errorf("%s: host %q (%v), want %+v", at, host, ok, c.Host)
+			}
+		}
+		if c.Diagnostics != nil {
+			var got []diag
+			for _, d := range robots.Diagnostics() {
+				flags := d.Flags.Names()
+				if flags == nil {
+					flags = []string{}
+				}
+				got = append(got, diag{Line: d.Line, Kind: d.Kind.String(), Flags: flags})
+			}
+			want := *c.Diagnostics
+			for i := range want {
+				if want[i].Flags == nil {
+					want[i].Flags = []string{}
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: diagnostics %v, want %v", at, got, want)
+			}
+		}
+		var rules *robotstxt.Rules
+		switch {
+		case c.Token != nil:
+			rules, err = robots.RulesFor(*c.Token)
+		case c.Tokens != nil && c.Mode == "any":
+			rules, err = robots.RulesForAny(c.Tokens...)
+		case c.Tokens != nil && c.Mode == "strictest":
+			rules, err = robots.RulesForStrictest(c.Tokens...)
+		case c.Tokens != nil:
+			t.Fatalf("%s: unknown mode %q", at, c.Mode)
+		default:
+			if c.Checks != nil || c.CrawlDelay.Set || c.RequestRate.Set || c.Error != "" {
+				t.Fatalf("%s: checks need a token", at)
+			}
+			robots.Close()
+			continue
+		}
+		robots.Close() // rules outlive the file they came from
+		if c.Error != "" {
+			if c.Error != "invalid_token" {
+				t.Fatalf("%s: unknown error %q", at, c.Error)
+			}
+			var te *robotstxt.TokenError
+			if !errors.As(err, &te) || !errors.Is(err, robotstxt.ErrInvalidToken) {
+				t.Errorf("%s: want an invalid-token error, got %v", at, err)
+				continue
+			}
+			if c.Token != nil && plainlyQuotable(*c.Token) && !strings.Contains(te.Message, `"`+*c.Token+`"`) {
+				t.Errorf("%s: message %q does not quote the token", at, te.Message)
+			}
+			if c.Token != nil && te.Token != *c.Token {
+				t.Errorf("%s: TokenError.Token %q, want %q", at, te.Token, *c.Token)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: unexpected error %v", at, err)
+			continue
+		}
+		runChecks(t, rules, c.Checks, at)
+		if c.CrawlDelay.Set {
+			d, ok := rules.CrawlDelay()
+			switch {
+			case c.CrawlDelay.Null && ok:
+				t.Errorf("%s: crawl delay %v, want none", at, d)
+			case !c.CrawlDelay.Null && (!ok || d != time.Duration(math.Round(c.CrawlDelay.V*1e9))):
+				t.Errorf("%s: crawl delay %v (%v), want %vs", at, d, ok, c.CrawlDelay.V)
+			}
+		}
+		if c.RequestRate.Set {
+			r, ok := rules.RequestRate()
+			switch {
+			case c.RequestRate.Null && ok:
+				t.Errorf("%s: request rate %+v, want none", at, r)
+			case !c.RequestRate.Null && (!ok || r.Requests != c.RequestRate.V.Requests || r.Seconds != c.RequestRate.V.Seconds):
+				t.Errorf("%s: request rate %+v (%v), want %+v", at, r, ok, c.RequestRate.V)
+			}
+		}
+		rules.Close()
+	}
+	return c.Name
+}
+
+// plainlyQuotable: the token appears as itself inside the core's quotes
+// (no character a Rust debug string would escape).
+func plainlyQuotable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r == '"' || r == '\\' || r > 0x7e {
+			return false
+		}
+	}
+	return true
+}
+
+// --- access cases (SPEC §6) ---
+
+type accessCase struct {
+	Name       string        `json:"name"`
+	Note       string        `json:"note"`
+	Status     nullable[int] `json:"status"`
+	Redirects  int           `json:"redirects"`
+	Policy     string        `json:"policy"`
+	Access     string        `json:"access"`
+	RetryLater *bool         `json:"retry_later"`
+}
+
+func accessPolicy(name string) robotstxt.AccessPolicy {
+	switch name {
+	case "careful", "":
+		return robotstxt.Careful
+	case "strict":
+		return robotstxt.StrictRFC
+	}
+	panic("unknown policy " + name)
+}
+
+func runAccessCase(t *testing.T, raw json.RawMessage) string {
+	var c accessCase
+	if err := strict(raw, &c); err != nil {
+		t.Fatalf("%v in %.200s", err, raw)
+	}
+	if !c.Status.Set {
+		t.Fatalf("%s: no status", c.Name)
+	}
+	got := robotstxt.Classify(c.Status.V, c.Redirects, accessPolicy(c.Policy)) // null: 0, no response
+	if got.String() != c.Access {
+		t.Errorf("%s: access %s, want %s", c.Name, got, c.Access)
+	}
+	if c.RetryLater != nil && got.RetryLater() != *c.RetryLater {
+		t.Errorf("%s: retry later %v, want %v", c.Name, got.RetryLater(), *c.RetryLater)
+	}
+	// FromOutcome agrees, and parses only what it follows.
+	d, robots, err := robotstxt.FromOutcome(robotstxt.Response{Status: c.Status.V, Redirects: c.Redirects,
+		Body: []byte("User-agent: *\nDisallow: /\n")}, accessPolicy(c.Policy))
+	if err != nil || d != got || (robots != nil) != (got == robotstxt.FollowRules) {
+		t.Errorf("%s: FromOutcome %v %v %v", c.Name, d, robots, err)
+	}
+	if robots != nil {
+		robots.Close()
+	}
+	return c.Name
+}
+
+// --- freshness timelines (SPEC §7) ---
+
+type policyJSON struct {
+	FreshForS         *float64 `json:"fresh_for_s"`
+	RetryS            *float64 `json:"retry_s"`
+	UnreachableLimitS *float64 `json:"unreachable_limit_s"`
+	AfterLimit        *string  `json:"after_limit"`
+	Access            *string  `json:"access"`
+}
+
+func secondsOf(s float64) time.Duration { return time.Duration(math.Round(s*1000)) * time.Millisecond }
+
+func clock(s float64) time.Time { return time.UnixMilli(int64(math.Round(s * 1000))) }
+
+func (p *policyJSON) policy() robotstxt.FreshnessPolicy {
+	policy := robotstxt.DefaultFreshnessPolicy()
+	if p == nil {
+		return policy
+	}
+	if p.FreshForS != nil {
+		policy.FreshFor = secondsOf(*p.FreshForS)
+	}
+	if p.RetryS != nil {
+		policy.Retry = secondsOf(*p.RetryS)
+	}
+	if p.UnreachableLimitS != nil {
+		policy.UnreachableLimit = secondsOf(*p.UnreachableLimitS)
+	}
+	if p.AfterLimit != nil {
+		switch *p.AfterLimit {
+		case "keep":
+			policy.AfterLimit = robotstxt.KeepCopy
+		case "allow":
+			policy.AfterLimit = robotstxt.AllowAllAfterLimit
+		default:
+			panic("after_limit " + *p.AfterLimit)
+		}
+	}
+	if p.Access != nil {
+		policy.Access = accessPolicy(*p.Access)
+	}
+	return policy
+}
+
+type fetchJSON struct {
+	Status       nullable[int] `json:"status"`
+	Redirects    int           `json:"redirects"`
+	Body         byteString    `json:"body"`
+	MaxAgeS      *float64      `json:"max_age_s"`
+	RetryAfterS  *float64      `json:"retry_after_s"`
+	ETag         *string       `json:"etag"`
+	LastModified *string       `json:"last_modified"`
+}
+
+func (f *fetchJSON) response() robotstxt.Response {
+	r := robotstxt.Response{Status: f.Status.V, Redirects: f.Redirects, Body: f.Body}
+	if f.MaxAgeS != nil {
+		r.MaxAge, r.HasMaxAge = secondsOf(*f.MaxAgeS), true
+	}
+	if f.RetryAfterS != nil {
+		r.RetryAfter, r.HasRetryAfter = secondsOf(*f.RetryAfterS), true
+	}
+	if f.ETag != nil {
+		r.ETag = *f.ETag
+	}
+	if f.LastModified != nil {
+		r.LastModified = *f.LastModified
+	}
+	return r
+}
+
+type validatorsJSON struct {
+	ETag         nullable[string] `json:"etag"`
+	LastModified nullable[string] `json:"last_modified"`
+}
+
+func (v *validatorsJSON) check(t *testing.T, got robotstxt.Validators, where string) {
+	t.Helper()
+	if !v.ETag.Set || !v.LastModified.Set {
+		t.Fatalf("%s: validators need etag and last_modified", where)
+	}
+	if got.ETag != v.ETag.V || got.LastModified != v.LastModified.V {
+		t.Errorf("%s: validators %+v, want etag %+v last_modified %+v", where, got, v.ETag, v.LastModified)
+	}
+}
+
+type simpleCheck struct {
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+}
+
+type timelineStep struct {
+	AtS        float64         `json:"at_s"`
+	Note       string          `json:"note"`
+	Fetch      *fetchJSON      `json:"fetch"`
+	Due        *bool           `json:"due"`
+	Access     string          `json:"access"`
+	Checks     []simpleCheck   `json:"checks"`
+	Token      string          `json:"token"`
+	NextTryS   *float64        `json:"next_try_s"`
+	Validators *validatorsJSON `json:"validators"`
+}
+
+type timelineCase struct {
+	Name    string         `json:"name"`
+	Note    string         `json:"note"`
+	Policy  *policyJSON    `json:"policy"`
+	Steps   []timelineStep `json:"steps"`
+	Fetches *int           `json:"fetches"`
+}
+
+func runTimeline(t *testing.T, raw json.RawMessage) string {
+	var c timelineCase
+	if err := strict(raw, &c); err != nil {
+		t.Fatalf("%v in %.200s", err, raw)
+	}
+	entry, err := robotstxt.NewEntry(c.Policy.policy())
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	defer entry.Close()
+	fetches := 0
+	for i, step := range c.Steps {
+		where := fmt.Sprintf("%s step %d", c.Name, i)
+		now := clock(step.AtS)
+		if step.Fetch != nil {
+			if step.Due != nil || step.Access != "" || step.Checks != nil || step.NextTryS != nil || step.Validators != nil || step.Token != "" {
+				t.Fatalf("%s: a fetch step asks nothing", where)
+			}
+			entry.Record(now, step.Fetch.response())
+			fetches++
+			continue
+		}
+		state := entry.State(now)
+		if step.Due != nil && state.Due != *step.Due {
+			t.Errorf("%s: due %v, want %v", where, state.Due, *step.Due)
+		}
+		if step.NextTryS != nil && !state.DueAt.Equal(clock(*step.NextTryS)) {
+			t.Errorf("%s: next try %v, want %v", where, state.DueAt.UnixMilli(), clock(*step.NextTryS).UnixMilli())
+		}
+		if step.Validators != nil {
+			step.Validators.check(t, state.Validators, where)
+		}
+		answer, robots := entry.Answer(now)
+		if step.Access != "" && answer.String() != step.Access {
+			t.Errorf("%s: access %s, want %s", where, answer, step.Access)
+		}
+		token := step.Token
+		if token == "" {
+			token = "ExampleBot"
+		}
+		for _, ch := range step.Checks {
+			var allowed bool
+			switch answer {
+			case robotstxt.AnswerRules:
+				rules, err := robots.RulesFor(token)
+				if err != nil {
+					t.Fatalf("%s: %v", where, err)
+				}
+				allowed = rules.Allowed(ch.URL)
+				rules.Close()
+			case robotstxt.AnswerAllowAll:
+				allowed = true
+			}
+			if allowed != ch.Allowed {
+				t.Errorf("%s: %s allowed %v, want %v", where, ch.URL, allowed, ch.Allowed)
+			}
+		}
+		if robots != nil {
+			robots.Close()
+		}
+	}
+	if c.Fetches != nil && *c.Fetches != fetches {
+		t.Errorf("%s: %d fetch steps, the case says %d", c.Name, fetches, *c.Fetches)
+	}
+	return c.Name
+}
