@@ -3,7 +3,8 @@
 # CLI and its end-to-end test, `make install`, and the C demo.
 
 .PHONY: header header-check c-lib c-test c-valgrind c-static-test \
-	c-install-test cpp-test cli cli-test c-install demo-c c-tools
+	c-install-test cpp-test cli cli-test c-install demo-c c-tools polite-crawler \
+	polite-crawler-test
 
 CC ?= cc
 CXX ?= c++
@@ -140,6 +141,21 @@ build/robotstxt-check: examples/robotstxt-check.c include/robotstxt.h c-lib
 cli-test: cli
 	sh tests/c/cli_test.sh build/robotstxt-check
 
+# --- examples/polite-crawler.c: cache + pacer + rules against a loopback
+# server (tests/c/polite_server.py); the test runs it under ASan + UBSan ---
+
+polite-crawler: build/polite-crawler
+
+build/polite-crawler: examples/polite-crawler.c include/robotstxt.h c-lib
+	@mkdir -p build
+	$(CC) $(C_FLAGS) -O2 examples/polite-crawler.c $(C_LIB_A) $(C_NATIVE_LIBS) -o $@
+
+polite-crawler-test: c-lib c-tools
+	@mkdir -p $(C_OUT)
+	$(CC) $(C_FLAGS) $(C_SAN) examples/polite-crawler.c $(C_LIB_A) $(C_NATIVE_LIBS) \
+		-o $(C_OUT)/polite-crawler-asan
+	ASAN_OPTIONS=detect_leaks=1 PYTHON=$(PYTHON) sh tests/c/polite_test.sh $(C_OUT)/polite-crawler-asan
+
 # --- install ---
 
 install: c-install
@@ -185,5 +201,6 @@ demo-c: cli
 	done
 	@build/robotstxt-check --sitemaps examples/shop/robots.txt
 
-TEST_STEPS += header-check c-test c-valgrind c-static-test c-install-test cpp-test cli-test
+TEST_STEPS += header-check c-test c-valgrind c-static-test c-install-test cpp-test cli-test \
+	polite-crawler-test
 DEMO_STEPS += demo-c
