@@ -32,14 +32,20 @@ function tsv (name) {
   return rows.map((row) => Object.fromEntries(row.split('\t').map((v, i) => [columns[i], v])))
 }
 
-/** The best time of `passes` timed runs of `fn` after one warm-up, in ns. */
-function best (fn) {
-  fn()
-  let min = Infinity
+/**
+ * The best time, in ns, of each function of `fns` over `passes` timed runs
+ * after one warm-up. The runs take turns, so that a busy machine slows all
+ * of them alike and the ratios hold.
+ */
+function best (fns) {
+  for (const fn of Object.values(fns)) fn()
+  const min = Object.fromEntries(Object.keys(fns).map((k) => [k, Infinity]))
   for (let i = 0; i < passes; i++) {
-    const start = process.hrtime.bigint()
-    fn()
-    min = Math.min(min, Number(process.hrtime.bigint() - start))
+    for (const [name, fn] of Object.entries(fns)) {
+      const start = process.hrtime.bigint()
+      fn()
+      min[name] = Math.min(min[name], Number(process.hrtime.bigint() - start))
+    }
   }
   return min
 }
@@ -82,9 +88,13 @@ function robotsParserVersion () {
 // --- 1. parse throughput ----------------------------------------------------
 
 let sink = 0
-const parseOurBuffer = best(() => { for (const b of buffers) sink += Robots.parse(b).ruleCount })
-const parseOurString = best(() => { for (const s of strings) sink += Robots.parse(s).ruleCount })
-const parseTheirs = best(() => { for (const s of strings) sink += robotsParser(ROBOTS_URL, s) ? 1 : 0 })
+const {
+  ourBuffer: parseOurBuffer, ourString: parseOurString, theirs: parseTheirs
+} = best({
+  ourBuffer: () => { for (const b of buffers) sink += Robots.parse(b).ruleCount },
+  ourString: () => { for (const s of strings) sink += Robots.parse(s).ruleCount },
+  theirs: () => { for (const s of strings) sink += robotsParser(ROBOTS_URL, s) ? 1 : 0 }
+})
 
 const mbps = (ns) => totalBytes / 1e6 / (ns / 1e9)
 console.log(`1. parse: ${fmt(buffers.length)} files, ${fmt(totalBytes / 1e6, 1)} MB (capped)`)
@@ -103,41 +113,43 @@ const ours = sample.map((s) => {
 const theirs = sample.map((s) => ({ urls: s.urls, robots: robotsParser(ROBOTS_URL, s.text) }))
 
 const parsed = sample.map((s) => Robots.parse(s.buffer))
-const selectNs = best(() => {
-  for (const robots of parsed) for (const a of AGENTS) sink += robots.rulesFor(a).ruleCount
+const { select: selectNs } = best({
+  select: () => { for (const robots of parsed) for (const a of AGENTS) sink += robots.rulesFor(a).ruleCount }
 })
 
-const oneOurs = best(() => {
-  let n = 0
-  for (const f of ours) {
-    for (const rules of f.rules) {
-      for (const url of f.urls) if (rules.isAllowed(url)) n++
+const { oneOurs, batchOurs, decideOurs, oneTheirs } = best({
+  oneOurs: () => {
+    let n = 0
+    for (const f of ours) {
+      for (const rules of f.rules) {
+        for (const url of f.urls) if (rules.isAllowed(url)) n++
+      }
     }
-  }
-  sink += n
-})
-const batchOurs = best(() => {
-  let n = 0
-  for (const f of ours) {
-    for (const rules of f.rules) n += rules.filterAllowed(f.urls).length
-  }
-  sink += n
-})
-const decideOurs = best(() => {
-  let n = 0
-  for (const f of ours) {
-    for (const rules of f.rules) for (const d of rules.decideMany(f.urls)) if (d.allowed) n++
-  }
-  sink += n
-})
-const oneTheirs = best(() => {
-  let n = 0
-  for (const f of theirs) {
-    for (const agent of AGENTS) {
-      for (const url of f.urls) if (f.robots.isAllowed(url, agent) !== false) n++
+    sink += n
+  },
+  batchOurs: () => {
+    let n = 0
+    for (const f of ours) {
+      for (const rules of f.rules) n += rules.filterAllowed(f.urls).length
     }
+    sink += n
+  },
+  decideOurs: () => {
+    let n = 0
+    for (const f of ours) {
+      for (const rules of f.rules) for (const d of rules.decideMany(f.urls)) if (d.allowed) n++
+    }
+    sink += n
+  },
+  oneTheirs: () => {
+    let n = 0
+    for (const f of theirs) {
+      for (const agent of AGENTS) {
+        for (const url of f.urls) if (f.robots.isAllowed(url, agent) !== false) n++
+      }
+    }
+    sink += n
   }
-  sink += n
 })
 
 // How often the two libraries agree (they read robots.txt differently).
@@ -150,26 +162,28 @@ ours.forEach((f, i) => {
   })
 })
 
-// By file size: the few large files (thousands of rules) dominate the mean.
-function oneByOne (files, check) {
-  return best(() => {
-    let n = 0
-    for (const f of files) for (const url of f.urls) for (let a = 0; a < AGENTS.length; a++) if (check(f, a, url)) n++
-    sink += n
-  })
-}
 const byStratum = []
 for (const name of [...new Set(sample.map((s) => s.stratum))]) {
   const picked = sample.map((s, i) => i).filter((i) => sample[i].stratum === name)
   const checks = picked.reduce((n, i) => n + sample[i].urls.length, 0) * AGENTS.length
-  const mine = oneByOne(picked.map((i) => ours[i]), (f, a, url) => f.rules[a].isAllowed(url))
-  const batch = best(() => {
-    let n = 0
-    for (const i of picked) for (const rules of ours[i].rules) n += rules.filterAllowed(ours[i].urls).length
-    sink += n
+  const times = best({
+    mine: () => {
+      let n = 0
+      for (const i of picked) for (const rules of ours[i].rules) for (const url of ours[i].urls) if (rules.isAllowed(url)) n++
+      sink += n
+    },
+    batch: () => {
+      let n = 0
+      for (const i of picked) for (const rules of ours[i].rules) n += rules.filterAllowed(ours[i].urls).length
+      sink += n
+    },
+    other: () => {
+      let n = 0
+      for (const i of picked) for (const agent of AGENTS) for (const url of theirs[i].urls) if (theirs[i].robots.isAllowed(url, agent) !== false) n++
+      sink += n
+    }
   })
-  const other = oneByOne(picked.map((i) => theirs[i]), (f, a, url) => f.robots.isAllowed(url, AGENTS[a]) !== false)
-  byStratum.push({ name, files: picked.length, mine: mine / checks, batch: batch / checks, other: other / checks })
+  byStratum.push({ name, files: picked.length, mine: times.mine / checks, batch: times.batch / checks, other: times.other / checks })
 }
 
 const perSec = (ns) => checksPerPass / (ns / 1e9)
