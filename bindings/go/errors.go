@@ -32,6 +32,14 @@ var (
 	// ErrInvalidHost: the pacer needs a host name that is neither empty
 	// nor too long.
 	ErrInvalidHost = errors.New("robotstxt: invalid host")
+	// ErrInvalidArgument: a number outside its range, such as a negative
+	// crawl delay or a request rate of 0 requests.
+	ErrInvalidArgument = errors.New("robotstxt: invalid argument")
+	// ErrInvalidLease: a cache lease stored or abandoned twice.
+	ErrInvalidLease = errors.New("robotstxt: invalid lease")
+	// ErrHostDisabled: Pacer.Wait for a host switched off with
+	// Pacer.SetEnabled.
+	ErrHostDisabled = errors.New("robotstxt: host switched off")
 )
 
 // TokenError is the error for a crawler name that is not a product token
@@ -51,11 +59,10 @@ func (e *TokenError) Error() string { return "robotstxt: " + e.Message }
 func (e *TokenError) Is(target error) bool { return target == ErrInvalidToken }
 
 // Error is any other error a caller can cause: a bad option, an empty token
-// list, a URL the cache cannot key, a host the pacer cannot key.
-// errors.Is(err, Kind) holds for its Kind.
+// list, a URL the cache cannot key, a host the pacer cannot key, a lease
+// used twice. errors.Is(err, Kind) holds for its Kind.
 type Error struct {
-	// Kind is one of ErrNoTokens, ErrParseLimit, ErrInvalidOption,
-	// ErrInvalidURL or ErrInvalidHost.
+	// Kind is one of the Err* values above other than ErrInvalidToken.
 	Kind error
 	// Message is the core's explanation of what was wrong.
 	Message string
@@ -106,6 +113,10 @@ func failure(op string, status C.robotstxt_status, e C.go_err, token string) err
 		kind = ErrInvalidURL
 	case C.ROBOTSTXT_STATUS_INVALID_HOST:
 		kind = ErrInvalidHost
+	case C.ROBOTSTXT_STATUS_INVALID_ARGUMENT:
+		kind = ErrInvalidArgument
+	case C.ROBOTSTXT_STATUS_INVALID_LEASE:
+		kind = ErrInvalidLease
 	default:
 		panic(fmt.Sprintf("robotstxt: %s failed: %s (status %d): %s; this is a bug, please report it",
 			op, statusMessage(status), uint32(status), msg))

@@ -323,4 +323,156 @@ static inline go_answer go_entry_answer(const robotstxt_entry *entry, uint64_t n
     return r;
 }
 
+/* --- the cache (SPEC §6–7) --- */
+
+static inline go_handle go_cache_new(robotstxt_cache_options options) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_cache *cache = NULL;
+    r.status = robotstxt_cache_new(&options, &cache);
+    r.handle = cache;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* A lookup, and for a FETCH the lease's origin, URL and validators (which
+ * borrow from the lease: Go copies them before freeing it). */
+typedef struct go_lookup {
+    robotstxt_status status;
+    robotstxt_lookup lookup;
+    robotstxt_str origin;
+    robotstxt_str robots_url;
+    robotstxt_validators validators;
+    go_err err;
+} go_lookup;
+
+static inline go_lookup go_cache_lookup(const robotstxt_cache *cache, const uint8_t *url,
+                                        size_t url_len, const uint8_t *token, size_t token_len,
+                                        uint64_t now_ms, robotstxt_when_fetching when) {
+    go_lookup r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_cache_lookup(cache, url, url_len, token, token_len, now_ms, when,
+                                      &r.lookup);
+    if (r.status == ROBOTSTXT_STATUS_OK && r.lookup.lease != NULL) {
+        r.status = robotstxt_lease_origin(r.lookup.lease, &r.origin.ptr, &r.origin.len);
+        if (r.status == ROBOTSTXT_STATUS_OK)
+            r.status = robotstxt_lease_robots_url(r.lookup.lease, &r.robots_url.ptr,
+                                                  &r.robots_url.len);
+        if (r.status == ROBOTSTXT_STATUS_OK)
+            r.status = robotstxt_lease_validators(r.lookup.lease, &r.validators);
+        if (r.status != ROBOTSTXT_STATUS_OK) {
+            r.err = go_take_error(r.status);
+            robotstxt_lease_free(r.lookup.lease);
+            r.lookup.lease = NULL;
+            return r;
+        }
+    }
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_u32 go_cache_store(const robotstxt_cache *cache, robotstxt_lease *lease,
+                                    uint64_t now_ms, robotstxt_fetch fetch) {
+    go_u32 r;
+    robotstxt_disposition d = 0;
+    r.status = robotstxt_cache_store(cache, lease, now_ms, &fetch, &d);
+    r.value = d;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_unit go_cache_abandon(const robotstxt_cache *cache, robotstxt_lease *lease) {
+    return go_unit_of(robotstxt_cache_abandon(cache, lease));
+}
+
+static inline go_bool go_cache_remove(const robotstxt_cache *cache, const uint8_t *url,
+                                      size_t len) {
+    go_bool r;
+    bool removed = false;
+    r.status = robotstxt_cache_remove(cache, url, len, &removed);
+    r.value = removed;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_counters {
+    robotstxt_status status;
+    robotstxt_cache_counters counters;
+    size_t len;
+    go_err err;
+} go_counters;
+
+static inline go_counters go_cache_stats(const robotstxt_cache *cache) {
+    go_counters r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_cache_stats(cache, &r.counters);
+    if (r.status == ROBOTSTXT_STATUS_OK) r.status = robotstxt_cache_len(cache, &r.len);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* --- the pacer (SPEC §8) --- */
+
+static inline go_handle go_pacer_new(robotstxt_pacer_options options) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_pacer *pacer = NULL;
+    r.status = robotstxt_pacer_new(&options, &pacer);
+    r.handle = pacer;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_slot {
+    robotstxt_status status;
+    uint64_t start_ms;
+    bool has_start;
+    go_err err;
+} go_slot;
+
+static inline go_slot go_pacer_reserve(const robotstxt_pacer *pacer, const uint8_t *host,
+                                       size_t len, uint64_t now_ms) {
+    go_slot r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_pacer_reserve(pacer, host, len, now_ms, &r.start_ms, &r.has_start);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_unit go_pacer_set_delay(const robotstxt_pacer *pacer, const uint8_t *host,
+                                         size_t len, bool has_delay, double delay_s,
+                                         bool has_rate, uint32_t requests, uint32_t seconds) {
+    return go_unit_of(robotstxt_pacer_set_delay(pacer, host, len, has_delay, delay_s, has_rate,
+                                                requests, seconds));
+}
+
+static inline go_unit go_pacer_set_rules(const robotstxt_pacer *pacer, const uint8_t *host,
+                                         size_t len, const robotstxt_rules *rules) {
+    return go_unit_of(robotstxt_pacer_set_rules(pacer, host, len, rules));
+}
+
+static inline go_unit go_pacer_record(const robotstxt_pacer *pacer, const uint8_t *host,
+                                      size_t len, uint64_t now_ms, uint16_t status,
+                                      bool has_retry_after, uint64_t retry_after_ms) {
+    return go_unit_of(robotstxt_pacer_record(pacer, host, len, now_ms, status, has_retry_after,
+                                             retry_after_ms));
+}
+
+static inline go_unit go_pacer_set_enabled(const robotstxt_pacer *pacer, const uint8_t *host,
+                                           size_t len, bool enabled) {
+    return go_unit_of(robotstxt_pacer_set_enabled(pacer, host, len, enabled));
+}
+
+typedef struct go_u64 {
+    robotstxt_status status;
+    uint64_t value;
+    go_err err;
+} go_u64;
+
+static inline go_u64 go_pacer_gap(const robotstxt_pacer *pacer, const uint8_t *host, size_t len) {
+    go_u64 r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_pacer_gap_ms(pacer, host, len, &r.value);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
 #endif /* ROBOTSTXT_GO_SHIM_H */

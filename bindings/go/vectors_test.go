@@ -112,6 +112,8 @@ var runners = map[string]func(t *testing.T, raw json.RawMessage) (name string){
 	"shop.json":      runParseCase,
 	"access.json":    runAccessCase,
 	"freshness.json": runTimeline,
+	"cache.json":     runCacheCase,
+	"pacing.json":    runPacingCase,
 }
 
 func TestVectors(t *testing.T) {
@@ -598,6 +600,313 @@ func runTimeline(t *testing.T, raw json.RawMessage) string {
 	}
 	if c.Fetches != nil && *c.Fetches != fetches {
 		t.Errorf("%s: %d fetch steps, the case says %d", c.Name, fetches, *c.Fetches)
+	}
+	return c.Name
+}
+
+// --- cache timelines (SPEC §6–7) ---
+
+type cacheStep struct {
+	AtS          *float64          `json:"at_s"`
+	Note         string            `json:"note"`
+	Lookup       *string           `json:"lookup"`
+	WhenFetching string            `json:"when_fetching"`
+	Expect       string            `json:"expect"`
+	Stale        *bool             `json:"stale"`
+	Answer       string            `json:"answer"`
+	Checks       []simpleCheck     `json:"checks"`
+	Token        *string           `json:"token"`
+	Validators   *validatorsJSON   `json:"validators"`
+	Lease        string            `json:"lease"`
+	Origin       *string           `json:"origin"`
+	UntilS       *float64          `json:"until_s"`
+	Error        string            `json:"error"`
+	Store        string            `json:"store"`
+	Fetch        *fetchJSON        `json:"fetch"`
+	Abandon      string            `json:"abandon"`
+	Stats        map[string]uint64 `json:"stats"`
+}
+
+type cacheCase struct {
+	Name    string `json:"name"`
+	Note    string `json:"note"`
+	Options *struct {
+		Capacity *int        `json:"capacity"`
+		LeaseS   *float64    `json:"lease_s"`
+		Policy   *policyJSON `json:"policy"`
+	} `json:"options"`
+	Steps []cacheStep `json:"steps"`
+}
+
+func runCacheCase(t *testing.T, raw json.RawMessage) string {
+	var c cacheCase
+	if err := strict(raw, &c); err != nil {
+		t.Fatalf("%v in %.200s", err, raw)
+	}
+	options := robotstxt.DefaultCacheOptions()
+	if c.Options != nil {
+		if c.Options.Capacity != nil {
+			options.Capacity = *c.Options.Capacity
+		}
+		if c.Options.LeaseS != nil {
+			options.Lease = secondsOf(*c.Options.LeaseS)
+		}
+		options.Policy = c.Options.Policy.policy()
+	}
+	cache, err := robotstxt.NewCache(nil, options)
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	defer cache.Close()
+	leases := map[string]*robotstxt.Lease{}
+	defer func() {
+		for _, l := range leases {
+			l.Close()
+		}
+	}()
+	for i, step := range c.Steps {
+		where := fmt.Sprintf("%s step %d", c.Name, i)
+		if step.Stats != nil {
+			if step.AtS != nil || step.Lookup != nil || step.Store != "" || step.Abandon != "" {
+				t.Fatalf("%s: a stats step does nothing else", where)
+			}
+			s := cache.Stats()
+			got := map[string]uint64{"hits": s.Hits, "misses": s.Misses, "fetches": s.Fetches,
+				"stale": s.Stale, "evictions": s.Evictions, "entries": s.Entries}
+			for key, want := range step.Stats {
+				g, ok := got[key]
+				if !ok {
+					t.Fatalf("%s: unknown counter %q", where, key)
+				}
+				if g != want {
+					t.Errorf("%s: stats.%s %d, want %d", where, key, g, want)
+				}
+			}
+			if int(s.Entries) != cache.Len() {
+				t.Errorf("%s: Len %d but Entries %d", where, cache.Len(), s.Entries)
+			}
+			continue
+		}
+		if step.AtS == nil {
+			t.Fatalf("%s: no at_s", where)
+		}
+		now := clock(*step.AtS)
+		switch {
+		case step.Store != "":
+			lease := leases[step.Store]
+			if lease == nil || step.Fetch == nil {
+				t.Fatalf("%s: store needs a known lease and a fetch", where)
+			}
+			if _, err := lease.Store(now, step.Fetch.response()); err != nil {
+				t.Errorf("%s: store: %v", where, err)
+			}
+			continue
+		case step.Abandon != "":
+			lease := leases[step.Abandon]
+			if lease == nil {
+				t.Fatalf("%s: abandon needs a known lease", where)
+			}
+			if err := lease.Abandon(); err != nil {
+				t.Errorf("%s: abandon: %v", where, err)
+			}
+			continue
+		case step.Lookup == nil:
+			t.Fatalf("%s: a step with nothing to do", where)
+		}
+		when := robotstxt.WaitForFetch
+		switch step.WhenFetching {
+		case "", "wait":
+		case "disallow_all":
+			when = robotstxt.DisallowWhileFetching
+		default:
+			t.Fatalf("%s: when_fetching %q", where, step.WhenFetching)
+		}
+		token := "ExampleBot"
+		if step.Token != nil {
+			token = *step.Token
+		}
+		got, err := cache.Lookup(*step.Lookup, token, now, when)
+		if step.Error != "" {
+			if step.Error != "invalid_url" || !errors.Is(err, robotstxt.ErrInvalidURL) {
+				t.Errorf("%s: want %s, got %v", where, step.Error, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		if got.Kind.String() != step.Expect {
+			t.Errorf("%s: %s, want %s", where, got.Kind, step.Expect)
+		}
+		switch got.Kind {
+		case robotstxt.LookupReady:
+			if step.Stale != nil && got.Stale != *step.Stale {
+				t.Errorf("%s: stale %v, want %v", where, got.Stale, *step.Stale)
+			}
+			if step.Answer != "" && got.Answer.String() != step.Answer {
+				t.Errorf("%s: answer %s, want %s", where, got.Answer, step.Answer)
+			}
+			for _, ch := range step.Checks {
+				if a := got.Rules.Allowed(ch.URL); a != ch.Allowed {
+					t.Errorf("%s: %s allowed %v, want %v", where, ch.URL, a, ch.Allowed)
+				}
+			}
+			got.Rules.Close()
+		case robotstxt.LookupFetch:
+			if step.Validators != nil {
+				step.Validators.check(t, got.Lease.Validators(), where)
+			}
+			if step.Origin != nil && got.Lease.Origin() != *step.Origin {
+				t.Errorf("%s: origin %q, want %q", where, got.Lease.Origin(), *step.Origin)
+			}
+			if got.Lease.RobotsURL() != got.Lease.Origin()+"/robots.txt" {
+				t.Errorf("%s: robots URL %q", where, got.Lease.RobotsURL())
+			}
+			if step.Lease == "" {
+				t.Fatalf("%s: a fetch needs a lease name", where)
+			}
+			leases[step.Lease] = got.Lease
+		case robotstxt.LookupWait:
+			if step.UntilS != nil && !got.Until.Equal(clock(*step.UntilS)) {
+				t.Errorf("%s: until %d, want %v", where, got.Until.UnixMilli(), *step.UntilS)
+			}
+		}
+	}
+	return c.Name
+}
+
+// --- pacing schedules (SPEC §8) ---
+
+type pacingStep struct {
+	AtS      float64           `json:"at_s"`
+	Note     string            `json:"note"`
+	Reserve  *string           `json:"reserve"`
+	StartS   nullable[float64] `json:"start_s"`
+	Error    string            `json:"error"`
+	SetRules *struct {
+		Host  string `json:"host"`
+		Body  string `json:"body"`
+		Token string `json:"token"`
+	} `json:"set_rules"`
+	SetDelay *struct {
+		Host        string            `json:"host"`
+		CrawlDelayS nullable[float64] `json:"crawl_delay_s"`
+		RequestRate nullable[rate]    `json:"request_rate"`
+	} `json:"set_delay"`
+	Record *struct {
+		Host        string        `json:"host"`
+		Status      nullable[int] `json:"status"`
+		RetryAfterS *float64      `json:"retry_after_s"`
+	} `json:"record"`
+	Enabled *struct {
+		Host string `json:"host"`
+		On   bool   `json:"on"`
+	} `json:"enabled"`
+	GapS *struct {
+		Host string  `json:"host"`
+		Gap  float64 `json:"gap"`
+	} `json:"gap_s"`
+}
+
+type pacingCase struct {
+	Name    string `json:"name"`
+	Note    string `json:"note"`
+	Options *struct {
+		FloorS      *float64 `json:"floor_s"`
+		BackoffCapS *float64 `json:"backoff_cap_s"`
+		Capacity    *int     `json:"capacity"`
+	} `json:"options"`
+	Steps []pacingStep `json:"steps"`
+}
+
+func runPacingCase(t *testing.T, raw json.RawMessage) string {
+	var c pacingCase
+	if err := strict(raw, &c); err != nil {
+		t.Fatalf("%v in %.200s", err, raw)
+	}
+	options := robotstxt.DefaultPacerOptions()
+	if o := c.Options; o != nil {
+		if o.FloorS != nil {
+			options.Floor = secondsOf(*o.FloorS)
+		}
+		if o.BackoffCapS != nil {
+			options.BackoffCap = secondsOf(*o.BackoffCapS)
+		}
+		if o.Capacity != nil {
+			options.Capacity = *o.Capacity
+		}
+	}
+	pacer, err := robotstxt.NewPacer(options)
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	defer pacer.Close()
+	for i, step := range c.Steps {
+		where := fmt.Sprintf("%s step %d", c.Name, i)
+		now := clock(step.AtS)
+		var err error
+		switch {
+		case step.Reserve != nil:
+			start, ok, rerr := pacer.Reserve(*step.Reserve, now)
+			if step.Error != "" {
+				if step.Error != "invalid_host" || !errors.Is(rerr, robotstxt.ErrInvalidHost) {
+					t.Errorf("%s: want %s, got %v", where, step.Error, rerr)
+				}
+				continue
+			}
+			if rerr != nil || !step.StartS.Set {
+				t.Fatalf("%s: %v (start_s %+v)", where, rerr, step.StartS)
+			}
+			switch {
+			case step.StartS.Null && ok:
+				t.Errorf("%s: start %d, want none (switched off)", where, start.UnixMilli())
+			case !step.StartS.Null && (!ok || !start.Equal(clock(step.StartS.V))):
+				t.Errorf("%s: start %d (%v), want %vs", where, start.UnixMilli(), ok, step.StartS.V)
+			}
+		case step.SetRules != nil:
+			robots, perr := robotstxt.Parse([]byte(step.SetRules.Body))
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			rules, rerr := robots.RulesFor(step.SetRules.Token)
+			if rerr != nil {
+				t.Fatalf("%s: %v", where, rerr)
+			}
+			err = pacer.SetRules(step.SetRules.Host, rules)
+			rules.Close()
+			robots.Close()
+		case step.SetDelay != nil:
+			var delay time.Duration
+			if step.SetDelay.CrawlDelayS.Set && !step.SetDelay.CrawlDelayS.Null {
+				delay = time.Duration(math.Round(step.SetDelay.CrawlDelayS.V * 1e9))
+			}
+			var r robotstxt.RequestRate
+			if step.SetDelay.RequestRate.Set && !step.SetDelay.RequestRate.Null {
+				r = robotstxt.RequestRate{Requests: step.SetDelay.RequestRate.V.Requests, Seconds: step.SetDelay.RequestRate.V.Seconds}
+			}
+			err = pacer.SetDelay(step.SetDelay.Host, delay, r)
+		case step.Record != nil:
+			var retry time.Duration
+			if step.Record.RetryAfterS != nil {
+				retry = secondsOf(*step.Record.RetryAfterS)
+			}
+			err = pacer.Record(step.Record.Host, now, step.Record.Status.V, retry) // null: 0, no response
+		case step.Enabled != nil:
+			err = pacer.SetEnabled(step.Enabled.Host, step.Enabled.On)
+		case step.GapS != nil:
+			gap, gerr := pacer.Gap(step.GapS.Host)
+			if gerr != nil {
+				t.Fatalf("%s: %v", where, gerr)
+			}
+			if gap != secondsOf(step.GapS.Gap) {
+				t.Errorf("%s: gap %v, want %vs", where, gap, step.GapS.Gap)
+			}
+		default:
+			t.Fatalf("%s: a step with nothing to do", where)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", where, err)
+		}
 	}
 	return c.Name
 }

@@ -1,0 +1,513 @@
+package robotstxt
+
+// #include "shim.h"
+import "C"
+
+import (
+	"context"
+	"hash/maphash"
+	"io"
+	"net/http"
+	"net/url"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// WhenFetching says what a lookup answers while another caller fetches
+// the origin and no copy exists yet.
+type WhenFetching uint32
+
+const (
+	// WaitForFetch: wait for the other caller's fetch (the default).
+	WaitForFetch WhenFetching = C.ROBOTSTXT_WHEN_FETCHING_WAIT
+	// DisallowWhileFetching: answer disallow-all at once (RFC 9309
+	// §2.3.1.4: nothing is known yet).
+	DisallowWhileFetching WhenFetching = C.ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL
+)
+
+// FetchRequest is what a FetchFunc must fetch.
+type FetchRequest struct {
+	// URL is the origin's /robots.txt, such as
+	// "https://example.com:8443/robots.txt".
+	URL string
+	// Origin is the normalised origin, such as "https://example.com:8443".
+	Origin string
+	// Validators are those of the cached copy, for a conditional request
+	// (If-None-Match, If-Modified-Since); a 304 then renews the copy.
+	Validators Validators
+}
+
+// FetchFunc fetches /robots.txt for the cache with your own HTTP client,
+// and reports what came back. An error means no response (status 0: a
+// network error or timeout), unless ctx is done: then the fetch is given
+// back for another caller. FetchHTTP makes one from an *http.Client.
+type FetchFunc func(ctx context.Context, req FetchRequest) (Response, error)
+
+// maxBody is how much of a body FetchHTTP reads: more than any parse limit
+// most crawlers set (the core parses only up to its own limit).
+const maxBody = 4 << 20
+
+// FetchHTTP returns a FetchFunc that fetches with client (nil:
+// http.DefaultClient), sending userAgent and the validators, reading at most
+// 4 MiB of the body, and reporting the status, the redirects followed,
+// max-age, Retry-After and the validators (see NewResponse).
+func FetchHTTP(client *http.Client, userAgent string) FetchFunc {
+	if client == nil {
+		client = http.DefaultClient
+	}
+	return func(ctx context.Context, fr FetchRequest) (Response, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fr.URL, nil)
+		if err != nil {
+			return Response{}, err
+		}
+		if userAgent != "" {
+			req.Header.Set("User-Agent", userAgent)
+		}
+		if fr.Validators.ETag != "" {
+			req.Header.Set("If-None-Match", fr.Validators.ETag)
+		}
+		if fr.Validators.LastModified != "" {
+			req.Header.Set("If-Modified-Since", fr.Validators.LastModified)
+		}
+		resp, err := client.Do(req)
+		if err != nil {
+			return Response{}, err
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+		if err != nil && resp.StatusCode >= 200 && resp.StatusCode < 300 {
+			return Response{}, err // a 2xx cut short is no answer
+		}
+		return NewResponse(resp, body, time.Now()), nil
+	}
+}
+
+// CacheOptions are a Cache's size, lease time, freshness policy and clock.
+// Start from DefaultCacheOptions.
+type CacheOptions struct {
+	// Capacity is how many origins are kept; the least recently used goes
+	// first. Default 10,000.
+	Capacity int
+	// Lease is how long a fetch may take: one neither stored nor abandoned
+	// by then is handed to the next caller. Default 60s.
+	Lease time.Duration
+	// Policy is how copies age and how fetch statuses are read.
+	Policy FreshnessPolicy
+	// WhenFetching is what Rules answers while another goroutine fetches a
+	// new origin: WaitForFetch (default) or DisallowWhileFetching.
+	WhenFetching WhenFetching
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// DefaultCacheOptions returns the core's defaults: 10,000 origins, 60s
+// leases, the default freshness policy, waiting for fetches, time.Now.
+func DefaultCacheOptions() CacheOptions {
+	o := C.robotstxt_cache_options_default()
+	return CacheOptions{
+		Capacity: int(o.capacity),
+		Lease:    time.Duration(o.lease_ms) * time.Millisecond,
+		Policy:   DefaultFreshnessPolicy(),
+	}
+}
+
+// Cache is a cache of robots.txt copies keyed by origin
+// (scheme://host[:port]), safe for concurrent use: it fetches each origin
+// once even when many goroutines ask at the same moment, refreshes copies
+// on time (SPEC §7), and answers with the rules for your crawler.
+//
+// Rules is the whole job in one call. Lookup and Lease are the steps under
+// it, with an explicit clock, for callers that schedule fetches
+// themselves.
+//
+// Call Close when done with it; a cleanup frees it otherwise. Close must
+// not run at the same time as another method; using a Cache after Close
+// panics.
+type Cache struct {
+	h       unsafe.Pointer // *C.robotstxt_cache; nil once closed
+	cleanup runtime.Cleanup
+	fetch   FetchFunc
+	now     func() time.Time
+	when    WhenFetching
+	seed    maphash.Seed
+	shards  [64]wakeShard
+}
+
+// wakeShard wakes the goroutines waiting for fetches of the origins that
+// hash to it. ch is made by the first waiter and closed by the next store
+// or abandon: waiters take it before they look up, so no wake-up is lost.
+type wakeShard struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// NewCache makes an empty cache that fetches with fetch (which may be nil
+// if you only use Lookup). The error is non-nil for an option out of range.
+func NewCache(fetch FetchFunc, options CacheOptions) (*Cache, error) {
+	p, err := options.Policy.c()
+	if err != nil {
+		return nil, err
+	}
+	if options.Capacity < 0 || options.Lease < 0 {
+		return nil, &Error{Kind: ErrInvalidOption, Message: "CacheOptions.Capacity and Lease must not be negative"}
+	}
+	if options.WhenFetching != WaitForFetch && options.WhenFetching != DisallowWhileFetching {
+		return nil, &Error{Kind: ErrInvalidOption, Message: "CacheOptions.WhenFetching is not WaitForFetch or DisallowWhileFetching"}
+	}
+	o := C.robotstxt_cache_options{capacity: C.size_t(options.Capacity), lease_ms: durationMS(options.Lease), policy: p}
+	r := C.go_cache_new(o)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return nil, failure("NewCache", r.status, r.err, "")
+	}
+	c := &Cache{h: r.handle, fetch: fetch, now: options.Now, when: options.WhenFetching, seed: maphash.MakeSeed()}
+	if c.now == nil {
+		c.now = time.Now
+	}
+	c.cleanup = runtime.AddCleanup(c, freeCache, (*C.robotstxt_cache)(r.handle))
+	return c, nil
+}
+
+func freeCache(h *C.robotstxt_cache) { C.robotstxt_cache_free(h) }
+
+func (c *Cache) handle() *C.robotstxt_cache {
+	if c == nil {
+		panic("robotstxt: method called on a nil *Cache")
+	}
+	h := (*C.robotstxt_cache)(atomic.LoadPointer(&c.h))
+	if h == nil {
+		panic("robotstxt: *Cache used after Close")
+	}
+	return h
+}
+
+// Close frees the cache. Rules handed out stay valid. Calling Close again
+// does nothing.
+func (c *Cache) Close() {
+	if h := (*C.robotstxt_cache)(atomic.SwapPointer(&c.h, nil)); h != nil {
+		c.cleanup.Stop()
+		C.robotstxt_cache_free(h)
+	}
+}
+
+// LookupKind is the kind of a Lookup.
+type LookupKind uint32
+
+const (
+	// LookupReady: answer with Lookup.Rules.
+	LookupReady LookupKind = C.ROBOTSTXT_LOOKUP_READY
+	// LookupFetch: this caller must fetch /robots.txt now, then store or
+	// abandon Lookup.Lease.
+	LookupFetch LookupKind = C.ROBOTSTXT_LOOKUP_FETCH
+	// LookupWait: another caller is fetching and there is no copy yet: ask
+	// again once it is stored, or at Lookup.Until.
+	LookupWait LookupKind = C.ROBOTSTXT_LOOKUP_WAIT
+)
+
+// String returns "ready", "fetch" or "wait".
+func (k LookupKind) String() string {
+	switch k {
+	case LookupReady:
+		return "ready"
+	case LookupFetch:
+		return "fetch"
+	case LookupWait:
+		return "wait"
+	}
+	return "LookupKind(" + itoa(uint64(k)) + ")"
+}
+
+// Lookup is what the cache answers for one URL at one time.
+type Lookup struct {
+	Kind LookupKind
+	// Answer (ready) says where Rules come from: a parsed copy, or a
+	// blanket allow-all or disallow-all.
+	Answer Answer
+	// Stale (ready) says the copy is past its freshness, kept while it is
+	// refreshed or while the file is unreachable.
+	Stale bool
+	// Rules (ready) are the rules for the token looked up; yours to Close.
+	Rules *Rules
+	// Lease (fetch) is the right, and duty, to fetch.
+	Lease *Lease
+	// Until (wait) is when the other caller's lease runs out.
+	Until time.Time
+}
+
+// Lookup asks the cache about url (an absolute http or https URL) for the
+// crawler token at now: ready rules, or fetch now (one caller per origin at
+// a time), or wait. It does no I/O and never blocks on a fetch.
+//
+// Errors: ErrInvalidURL for a URL the cache cannot key, a *TokenError for a
+// token that is not a product token; the cache is left as it was.
+func (c *Cache) Lookup(url, token string, now time.Time, when WhenFetching) (Lookup, error) {
+	r := C.go_cache_lookup(c.handle(), cstr(url), C.size_t(len(url)), cstr(token), C.size_t(len(token)),
+		unixMS(now), C.robotstxt_when_fetching(when))
+	runtime.KeepAlive(url)
+	runtime.KeepAlive(token)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		runtime.KeepAlive(c)
+		return Lookup{}, failure("Cache.Lookup", r.status, r.err, token)
+	}
+	l := Lookup{Kind: LookupKind(r.lookup.kind), Answer: Answer(r.lookup.answer), Stale: bool(r.lookup.stale)}
+	if r.lookup.rules != nil {
+		l.Rules = newRules(r.lookup.rules)
+	}
+	if r.lookup.lease != nil {
+		lease := &Lease{
+			cache:     c,
+			h:         r.lookup.lease,
+			origin:    gostr(r.origin),
+			robotsURL: gostr(r.robots_url),
+			asked:     url,
+		}
+		if r.validators.has_etag {
+			lease.validators.ETag = gostr(r.validators.etag)
+		}
+		if r.validators.has_last_modified {
+			lease.validators.LastModified = gostr(r.validators.last_modified)
+		}
+		lease.cleanup = runtime.AddCleanup(lease, freeLease, r.lookup.lease)
+		l.Lease = lease
+	}
+	if l.Kind == LookupWait {
+		l.Until = fromUnixMS(r.lookup.until_ms)
+	}
+	runtime.KeepAlive(c)
+	return l, nil
+}
+
+// Rules returns the rules for the crawler token at url (an absolute http or
+// https URL), from a fresh copy of the origin's robots.txt, or from an old
+// copy while it is refreshed or unreachable, or a blanket allow-all or
+// disallow-all as SPEC §6 says. When the copy is missing or due, one
+// goroutine per origin calls the cache's FetchFunc and stores what it got;
+// the others wait for it (or, with DisallowWhileFetching and no copy, get
+// disallow-all rules at once), or use the old copy meanwhile.
+//
+// The Rules are yours: Close them when done (a cleanup frees them
+// otherwise). Errors: ErrInvalidURL, a *TokenError, or ctx.Err() when ctx
+// is done first (a fetch under way is then given back for another caller).
+func (c *Cache) Rules(ctx context.Context, url, token string) (*Rules, error) {
+	if c.fetch == nil {
+		return nil, &Error{Kind: ErrInvalidOption, Message: "Cache.Rules needs a FetchFunc: pass one to NewCache"}
+	}
+	shard := c.shardFor(originKey(url))
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		woken := shard.waitChan() // before the lookup: no wake-up is lost
+		l, err := c.Lookup(url, token, c.now(), c.when)
+		if err != nil {
+			return nil, err
+		}
+		switch l.Kind {
+		case LookupReady:
+			return l.Rules, nil
+		case LookupFetch:
+			if err := c.fetchAndStore(ctx, l.Lease); err != nil {
+				return nil, err
+			}
+		default:
+			// Until the fetch is stored (woken), its lease runs out, or, if
+			// this URL's origin hashed elsewhere than the fetcher's, a
+			// second has passed.
+			wait := min(l.Until.Sub(c.now()), time.Second)
+			timer := time.NewTimer(max(wait, time.Millisecond))
+			select {
+			case <-woken:
+			case <-timer.C:
+			case <-ctx.Done():
+			}
+			timer.Stop()
+		}
+	}
+}
+
+func (c *Cache) fetchAndStore(ctx context.Context, lease *Lease) error {
+	defer lease.Close() // gives the fetch back if fetch panics
+	resp, err := c.fetch(ctx, FetchRequest{URL: lease.robotsURL, Origin: lease.origin, Validators: lease.validators})
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		resp = Response{} // no response: a network error (SPEC §6)
+	}
+	_, err = lease.Store(c.now(), resp)
+	return err
+}
+
+// CacheStats are a cache's counters since it was made.
+type CacheStats struct {
+	// Hits are answers from a fresh copy.
+	Hits uint64
+	// Misses are lookups with no usable copy (a fetch handed out, a wait,
+	// or a disallow-all while another caller fetches).
+	Misses uint64
+	// Fetches are fetches handed out.
+	Fetches uint64
+	// Stale are answers from a copy past its freshness.
+	Stale uint64
+	// Evictions are origins dropped to stay within capacity.
+	Evictions uint64
+	// Entries are the origins held now.
+	Entries uint64
+}
+
+// Stats returns the counters.
+func (c *Cache) Stats() CacheStats {
+	r := C.go_cache_stats(c.handle())
+	runtime.KeepAlive(c)
+	must("Cache.Stats", r.status, r.err)
+	s := r.counters
+	return CacheStats{Hits: uint64(s.hits), Misses: uint64(s.misses), Fetches: uint64(s.fetches),
+		Stale: uint64(s.stale), Evictions: uint64(s.evictions), Entries: uint64(s.entries)}
+}
+
+// Len returns how many origins the cache holds.
+func (c *Cache) Len() int {
+	r := C.go_cache_stats(c.handle())
+	runtime.KeepAlive(c)
+	must("Cache.Len", r.status, r.err)
+	return int(r.len)
+}
+
+// Remove forgets the origin of url and reports whether it was held.
+// ErrInvalidURL as for Lookup.
+func (c *Cache) Remove(url string) (bool, error) {
+	r := C.go_cache_remove(c.handle(), cstr(url), C.size_t(len(url)))
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(url)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return false, failure("Cache.Remove", r.status, r.err, "")
+	}
+	return bool(r.value), nil
+}
+
+func (c *Cache) shardFor(key string) *wakeShard {
+	return &c.shards[maphash.String(c.seed, key)%uint64(len(c.shards))]
+}
+
+func (s *wakeShard) waitChan() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+	}
+	return s.ch
+}
+
+func (s *wakeShard) wake() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+}
+
+// originKey groups waiters by origin for wake-ups only (the cache itself
+// keys by the core's normalised origin): scheme and host in lower case,
+// without a default port.
+func originKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
+	if (scheme == "http" && strings.HasSuffix(host, ":80")) || (scheme == "https" && strings.HasSuffix(host, ":443")) {
+		host = host[:strings.LastIndexByte(host, ':')]
+	}
+	return scheme + "://" + host
+}
+
+// Lease is the right, and duty, to fetch one origin's robots.txt, handed
+// out by Cache.Lookup to one caller per origin at a time. Store what the
+// fetch returned, or Abandon it; Close gives it back if neither happened.
+// It is safe for concurrent use.
+type Lease struct {
+	mu         sync.Mutex
+	cache      *Cache
+	h          *C.robotstxt_lease // nil once stored, abandoned or closed
+	cleanup    runtime.Cleanup
+	origin     string
+	robotsURL  string
+	validators Validators
+	asked      string // the URL looked up, for wake-ups
+}
+
+func freeLease(h *C.robotstxt_lease) { C.robotstxt_lease_free(h) }
+
+// Origin returns the normalised origin, such as "https://example.com:8443".
+func (l *Lease) Origin() string { return l.origin }
+
+// RobotsURL returns the URL to fetch: the origin's /robots.txt.
+func (l *Lease) RobotsURL() string { return l.robotsURL }
+
+// Validators returns the cached copy's validators, for a conditional
+// request; a 304 stored with the lease then renews the copy.
+func (l *Lease) Validators() Validators { return l.validators }
+
+var errLeaseUsed = &Error{Kind: ErrInvalidLease, Message: "the lease was already stored or abandoned: each lease is stored or abandoned once"}
+
+// Store records what the fetch returned at now and ends the lease: a 2xx
+// body is parsed and becomes the copy, a 304 renews the copy, a failure
+// keeps the old copy and sets the next try (SPEC §6–7). It returns what the
+// outcome meant, and wakes the goroutines waiting in Cache.Rules. Storing
+// or abandoning twice is ErrInvalidLease.
+func (l *Lease) Store(now time.Time, resp Response) (Disposition, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h == nil {
+		return 0, errLeaseUsed
+	}
+	r := C.go_cache_store(l.cache.handle(), l.h, unixMS(now), resp.fetch())
+	runtime.KeepAlive(&resp)
+	l.release()
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return 0, failure("Lease.Store", r.status, r.err, "")
+	}
+	return Disposition(r.value), nil
+}
+
+// Abandon gives the fetch back without an outcome (the caller gave up):
+// the next lookup of the origin hands it to someone else.
+func (l *Lease) Abandon() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h == nil {
+		return errLeaseUsed
+	}
+	r := C.go_cache_abandon(l.cache.handle(), l.h)
+	l.release()
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return failure("Lease.Abandon", r.status, r.err, "")
+	}
+	return nil
+}
+
+// Close gives the fetch back unless it was stored or abandoned, and frees
+// the lease. Calling it again does nothing.
+func (l *Lease) Close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.h != nil {
+		l.release() // freeing an open lease abandons it
+	}
+}
+
+// release frees the C lease and wakes waiters; l.mu is held.
+func (l *Lease) release() {
+	l.cleanup.Stop()
+	C.robotstxt_lease_free(l.h)
+	l.h = nil
+	a, b := originKey(l.origin), originKey(l.asked)
+	l.cache.shardFor(a).wake()
+	if b != a {
+		l.cache.shardFor(b).wake()
+	}
+}
