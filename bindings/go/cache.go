@@ -29,6 +29,17 @@ const (
 	DisallowWhileFetching WhenFetching = C.ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL
 )
 
+// String returns "wait" or "disallow_all".
+func (w WhenFetching) String() string {
+	switch w {
+	case WaitForFetch:
+		return "wait"
+	case DisallowWhileFetching:
+		return "disallow_all"
+	}
+	return "WhenFetching(" + itoa(uint64(w)) + ")"
+}
+
 // FetchRequest is what a FetchFunc must fetch.
 type FetchRequest struct {
 	// URL is the origin's /robots.txt, such as
