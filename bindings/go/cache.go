@@ -233,6 +233,7 @@ func (k LookupKind) String() string {
 
 // Lookup is what the cache answers for one URL at one time.
 type Lookup struct {
+	// Kind says which of the fields below are set.
 	Kind LookupKind
 	// Answer (ready) says where Rules come from: a parsed copy, or a
 	// blanket allow-all or disallow-all.

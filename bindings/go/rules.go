@@ -129,8 +129,10 @@ func (r *Rules) CrawlDelay() (time.Duration, bool) {
 // RequestRate is a request-rate record: Requests requests per Seconds
 // seconds.
 type RequestRate struct {
+	// Requests is how many requests (n in "n/m").
 	Requests uint32
-	Seconds  uint32
+	// Seconds is per how many seconds (m in "n/m", units converted).
+	Seconds uint32
 }
 
 // Interval returns the time between two requests: Seconds / Requests.

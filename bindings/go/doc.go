@@ -1,0 +1,52 @@
+// Package robotstxt answers "may this crawler fetch this URL, and how
+// fast" from a robots.txt file, as RFC 9309 or Google's parser reads it.
+// It is a cgo binding over the compiled Rust core of the robotstxt project
+// (include/robotstxt.h, linked statically from librobotstxt.a), so a Go
+// service gets the same answers as the C and Node.js bindings.
+//
+// Parse once, select the rules for your crawler, then ask as often as you
+// like, from any number of goroutines:
+//
+//	robots, err := robotstxt.Parse(body) // err only for a bad option
+//	rules, err := robots.RulesFor("NimbuBot")
+//	if rules.Allowed("https://bazaar.nimbu.test/prices/today") { ... }
+//	delay, ok := rules.CrawlDelay()
+//
+// Beyond the file itself (SPEC §6–8 of the project):
+//
+//   - Classify and FromOutcome say what a fetch of /robots.txt means (a
+//     404 allows everything, a 503 disallows everything for now, ...).
+//   - Entry keeps one origin's copy fresh, as pure functions of the time
+//     you pass.
+//   - Cache does that for many origins, thread-safe and bounded: its Rules
+//     method calls your FetchFunc once per origin, however many goroutines
+//     ask at the same moment, and honours context cancellation.
+//   - Pacer spaces the requests to each host by its crawl delay and request
+//     rate, backs off on 429 and 5xx, and honours Retry-After; Wait sleeps
+//     until a host's next slot.
+//
+// # Memory and concurrency
+//
+// Robots, Rules, Entry, Cache, Pacer and Lease hold memory of the core.
+// Close frees it at once; Close is idempotent, and a cleanup frees what you
+// forget, once the garbage collector notices. Using a value after Close
+// panics with a message that says so. All of them are safe for concurrent
+// use, but Close must not run at the same time as another method of the
+// same value. URLs, tokens and bodies are passed to the core without
+// copying; the core keeps no pointer to them.
+//
+// # Errors
+//
+// Bad robots.txt content is never an error: any bytes parse, and odd lines
+// are listed by Robots.Diagnostics. Errors are for mistakes a caller can
+// make, such as a crawler name that is not a product token (*TokenError,
+// ErrInvalidToken), a parse limit out of range (ErrParseLimit) or a URL
+// the cache cannot key (ErrInvalidURL); match them with errors.Is. A
+// failure that can only come from a bug in the library panics.
+//
+// # Building
+//
+// The package links ../../target/release/librobotstxt.a, which `make c-lib`
+// (or `cargo build --release --lib`) in the repository root builds; `make
+// go-test` does both.
+package robotstxt

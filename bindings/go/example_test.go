@@ -1,0 +1,173 @@
+package robotstxt_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"robotstxt.dev/go/robotstxt"
+)
+
+const exampleBody = `User-agent: *
+Disallow: /account/
+
+User-agent: NimbuBot
+Disallow: /prices/
+Allow: /prices/today
+Crawl-delay: 2.5
+
+Sitemap: https://bazaar.nimbu.test/sitemap.xml
+`
+
+func Example() {
+	robots, err := robotstxt.Parse([]byte(exampleBody))
+	if err != nil {
+		panic(err) // only an option out of range fails
+	}
+	defer robots.Close()
+
+	rules, err := robots.RulesFor("NimbuBot")
+	if err != nil {
+		panic(err) // not a product token, such as "NimbuBot/1.0"
+	}
+	defer rules.Close()
+
+	for _, url := range []string{
+		"https://bazaar.nimbu.test/prices/today",
+		"https://bazaar.nimbu.test/prices/history",
+		"https://bazaar.nimbu.test/account/orders", // the NimbuBot group replaces *
+	} {
+		fmt.Println(url, rules.Allowed(url))
+	}
+	delay, _ := rules.CrawlDelay()
+	fmt.Println("crawl-delay:", delay)
+	fmt.Println("sitemaps:", robots.Sitemaps())
+	// Output:
+	// https://bazaar.nimbu.test/prices/today true
+	// https://bazaar.nimbu.test/prices/history false
+	// https://bazaar.nimbu.test/account/orders true
+	// crawl-delay: 2.5s
+	// sitemaps: [https://bazaar.nimbu.test/sitemap.xml]
+}
+
+func ExampleRules_Decide() {
+	robots, _ := robotstxt.Parse([]byte(exampleBody))
+	rules, _ := robots.RulesFor("NimbuBot")
+	d := rules.Decide("/prices/history?currency=eur")
+	fmt.Printf("allowed=%v line=%d %s %s\n", d.Allowed, d.Line, d.Kind, d.Pattern)
+	// Output: allowed=false line=5 disallow /prices/
+}
+
+func ExampleRobots_RulesFor_invalidToken() {
+	robots, _ := robotstxt.Parse([]byte(exampleBody))
+	_, err := robots.RulesFor("Mozilla/5.0 (compatible; NimbuBot/1.0)")
+	var te *robotstxt.TokenError
+	fmt.Println(errors.Is(err, robotstxt.ErrInvalidToken), errors.As(err, &te), te.Token)
+	// Output: true true Mozilla/5.0 (compatible; NimbuBot/1.0)
+}
+
+func ExampleRobots_RulesForStrictest() {
+	robots, _ := robotstxt.Parse([]byte("User-agent: GPTBot\nDisallow: /a\n\nUser-agent: CCBot\nDisallow: /b\nCrawl-delay: 5\n"))
+	rules, _ := robots.RulesForStrictest("NimbuBot", "GPTBot", "CCBot")
+	delay, _ := rules.CrawlDelay()
+	fmt.Println(rules.Allowed("/a"), rules.Allowed("/b"), rules.Allowed("/c"), delay)
+	// Output: false false true 5s
+}
+
+func ExampleParse_options() {
+	body := []byte("User-agent: *\nAllow: /dir/index.html\nDisallow: /dir/\n")
+	google, _ := robotstxt.Parse(body, robotstxt.WithProfile(robotstxt.Google))
+	rfc, _ := robotstxt.Parse(body)
+	g, _ := google.RulesFor("ExampleBot")
+	r, _ := rfc.RulesFor("ExampleBot")
+	fmt.Println("google:", g.Allowed("/dir/"), "rfc:", r.Allowed("/dir/"))
+
+	_, err := robotstxt.Parse(body, robotstxt.WithParseLimit(1000))
+	fmt.Println(errors.Is(err, robotstxt.ErrParseLimit))
+	// Output:
+	// google: true rfc: false
+	// true
+}
+
+func ExampleRobots_Diagnostics() {
+	robots, _ := robotstxt.Parse([]byte("User-agent: *\nDissallow: /x\nCrawl-delay: soon\n"))
+	for _, d := range robots.Diagnostics() {
+		fmt.Printf("line %d: %s: %s\n", d.Line, d.Kind, d.Flags)
+	}
+	// Output:
+	// line 2: disallow: typo
+	// line 3: crawl-delay: invalid-value
+}
+
+func ExampleClassify() {
+	for _, status := range []int{200, 404, 403, 503, 0} {
+		d := robotstxt.Classify(status, 0, robotstxt.Careful)
+		fmt.Println(status, d, d.RetryLater())
+	}
+	// Output:
+	// 200 follow_rules false
+	// 404 allow_all false
+	// 403 disallow_all true
+	// 503 disallow_all true
+	// 0 disallow_all true
+}
+
+func ExampleEntry() {
+	entry, _ := robotstxt.NewEntry(robotstxt.DefaultFreshnessPolicy())
+	defer entry.Close()
+	t0 := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	entry.Record(t0, robotstxt.Response{Status: 200, Body: []byte(exampleBody)})
+	entry.Record(t0.Add(24*time.Hour), robotstxt.Response{Status: 503}) // the refresh fails
+	s := entry.State(t0.Add(24 * time.Hour))
+	answer, robots := entry.Answer(t0.Add(24 * time.Hour)) // the old copy answers
+	fmt.Println(answer, robots != nil, s.Failures, s.DueAt.Sub(t0))
+	// Output: rules true 1 25h0m0s
+}
+
+func ExampleCache_Rules() {
+	fetches := 0
+	fetch := func(ctx context.Context, req robotstxt.FetchRequest) (robotstxt.Response, error) {
+		fetches++ // your HTTP client here; robotstxt.FetchHTTP is one
+		return robotstxt.Response{Status: 200, Body: []byte(exampleBody)}, nil
+	}
+	cache, _ := robotstxt.NewCache(fetch, robotstxt.DefaultCacheOptions())
+	defer cache.Close()
+	ctx := context.Background()
+	for _, url := range []string{"https://bazaar.nimbu.test/prices/today", "https://bazaar.nimbu.test/prices/history"} {
+		rules, err := cache.Rules(ctx, url, "NimbuBot")
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(url, rules.Allowed(url))
+		rules.Close()
+	}
+	fmt.Println("fetches:", fetches)
+	// Output:
+	// https://bazaar.nimbu.test/prices/today true
+	// https://bazaar.nimbu.test/prices/history false
+	// fetches: 1
+}
+
+func ExamplePacer_Reserve() {
+	options := robotstxt.DefaultPacerOptions()
+	options.Floor = 0
+	pacer, _ := robotstxt.NewPacer(options)
+	defer pacer.Close()
+	robots, _ := robotstxt.Parse([]byte("User-agent: *\nCrawl-delay: 0.25\n"))
+	rules, _ := robots.RulesFor("ExampleBot")
+	_ = pacer.SetRules("shop.test", rules)
+	t0 := time.Unix(1000, 0)
+	for range 3 {
+		start, _, _ := pacer.Reserve("shop.test", t0)
+		fmt.Println(start.Sub(t0))
+	}
+	_ = pacer.Record("shop.test", t0, 429, time.Minute) // Retry-After: 60
+	start, _, _ := pacer.Reserve("shop.test", t0)
+	fmt.Println(start.Sub(t0))
+	// Output:
+	// 0s
+	// 250ms
+	// 500ms
+	// 1m0s
+}
