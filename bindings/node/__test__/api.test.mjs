@@ -286,7 +286,7 @@ describe('errors', () => {
     throwsWith(() => classifyFetch(200, -1), RangeError, 'ERR_OUT_OF_RANGE', /^redirects/)
     throwsWith(() => classifyFetch(200, 0, 'lenient'), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /"careful", "strict"/)
     throwsWith(() => accessFromOutcome(200), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome must be an object/)
-    throwsWith(() => accessFromOutcome({}), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome.status must be a number or null/)
+    throwsWith(() => accessFromOutcome({}), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome.status must be a number or null .*not undefined$/)
     throwsWith(() => accessFromOutcome({ status: 200, bdy: '' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /unknown option "bdy"/)
     throwsWith(() => accessFromOutcome({ status: 200, body: 5 }), TypeError, 'ERR_INVALID_ARG_TYPE', /^outcome.body must be/)
     throwsWith(() => accessFromOutcome({ status: 200 }, { policy: 'x' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION')
@@ -475,6 +475,8 @@ describe('pacer (SPEC §8)', () => {
     throwsWith(() => pacer.setDelay('a.test', { crawlDelay: -1 }), RangeError, 'ERR_OUT_OF_RANGE', /crawlDelay/)
     throwsWith(() => pacer.setDelay('a.test', { requestRate: { requests: 0, seconds: 1 } }), RangeError, 'ERR_OUT_OF_RANGE')
     throwsWith(() => pacer.setDelay('a.test', 5), TypeError, 'ERR_INVALID_ARG_TYPE', /^pace must be an object/)
+    throwsWith(() => pacer.setDelay('a.test', { requestRate: { requests: 1 } }), TypeError, 'ERR_INVALID_ARG_TYPE',
+      /^pace.requestRate.seconds must be a number, not undefined$/)
     throwsWith(() => pacer.record('a.test', { status: 200, retry: 1 }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION')
     throwsWith(() => pacer.setEnabled('a.test', 'yes'), TypeError, 'ERR_INVALID_ARG_TYPE', /^enabled must be a boolean/)
     throwsWith(() => new Pacer({ floorMs: -1 }), RangeError, 'ERR_OUT_OF_RANGE')

@@ -5,7 +5,7 @@ use napi::bindgen_prelude::{Either, Null, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
-use crate::js::{Js, Object};
+use crate::js::{self, Js, Object};
 use crate::robots::{ParseOptions, Robots};
 
 /// What a fetch outcome means for crawling.
@@ -111,7 +111,12 @@ impl FetchOutcome {
         let status = match object.get("status")? {
             Some(v) if !v.is_nullish()? => Either::A(v.integer("outcome.status", 0, 999)? as u16),
             Some(_) => Either::B(Null),
-            None => return Err(value.wrong_type("outcome.status", "a number or null")),
+            None => {
+                return Err(js::type_error(
+                    env,
+                    "outcome.status must be a number or null (for a network error), not undefined",
+                ))
+            }
         };
         let bytes = |name: &str| -> Result<Option<Vec<u8>>> {
             match object.get(name)? {

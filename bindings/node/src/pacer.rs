@@ -188,7 +188,10 @@ impl Pacer {
                         1,
                         u64::from(u32::MAX),
                     )? as u32),
-                    None => Err(v.wrong_type(&format!("pace.requestRate.{name}"), "a number")),
+                    None => Err(js::type_error(
+                        env,
+                        &format!("pace.requestRate.{name} must be a number, not undefined"),
+                    )),
                 }
             };
             Ok(robotstxt::RequestRate {
