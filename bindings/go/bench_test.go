@@ -307,29 +307,33 @@ func BenchmarkCheck(b *testing.B) {
 	})
 }
 
-// BenchmarkCheckParallel asks one shared set of rules from every P.
-func BenchmarkCheckParallel(b *testing.B) {
-	w := workloadFor(b)
-	var all []*robotstxt.Rules
-	var urls [][]string
-	for _, s := range w.sample {
-		robots, _ := robotstxt.Parse(s.body)
-		rules, _ := robots.RulesFor(agents[0])
-		robots.Close()
-		all = append(all, rules)
-		urls = append(urls, s.urls)
-	}
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		i, n := 0, 0
-		for pb.Next() {
-			f := i % len(all)
-			if all[f].Allowed(urls[f][i%len(urls[f])]) {
-				n++
+// BenchmarkAllowed is one question to the small practice-shop rules: the
+// cost of crossing into the core and back.
+func BenchmarkAllowed(b *testing.B) {
+	robots, _ := robotstxt.Parse([]byte(shopBody))
+	rules, _ := robots.RulesFor("NimbuBot")
+	b.Run("serial", func(b *testing.B) {
+		for b.Loop() {
+			if !rules.Allowed("https://bazaar.nimbu.test/prices/today") {
+				b.Fatal("disallowed")
 			}
-			i++
 		}
-		_ = n
+	})
+	b.Run("parallel", func(b *testing.B) { // one Rules shared by every P
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if !rules.Allowed("https://bazaar.nimbu.test/prices/today") {
+					b.Error("disallowed")
+				}
+			}
+		})
+	})
+	b.Run("decide", func(b *testing.B) {
+		for b.Loop() {
+			if rules.Decide("https://bazaar.nimbu.test/prices/today").Line != 10 {
+				b.Fatal("wrong line")
+			}
+		}
 	})
 }
 

@@ -1,0 +1,52 @@
+# Go: the cgo binding in bindings/go (module robotstxt.dev/go/robotstxt),
+# linked statically against target/release/librobotstxt.a (c-lib, in
+# mk/c.mk); its tests under the race detector, also with GOGC=1 and
+# cgocheck; the examples in examples/go; the benchmark against
+# temoto/robotstxt and jimsmart/grobotstxt; and the demo. Modules come from
+# go.sum through the Go module proxy (go test downloads what is missing).
+
+.PHONY: go-test go-docs-check go-bench demo-go
+
+GO ?= go
+GO_DIR := bindings/go
+GO_EXAMPLES := examples/go
+# -count=1: a test result must never come from the cache, since go does not
+# see librobotstxt.a change.
+GO_TEST := $(GO) test -count=1
+
+go-test: c-lib
+	cd $(GO_DIR) && $(GO) vet ./...
+	cd $(GO_DIR) && $(GO_TEST) -race ./...
+	cd $(GO_DIR) && GOGC=1 GODEBUG=cgocheck=1 $(GO_TEST) -race ./...
+	cd $(GO_EXAMPLES) && $(GO) vet ./... && $(GO_TEST) -race ./...
+	$(MAKE) --no-print-directory go-docs-check
+	@echo "go-test: vet, go test -race (and with GOGC=1 GODEBUG=cgocheck=1) passed in $(GO_DIR) and $(GO_EXAMPLES)"
+
+# docs/go.md shows the polite crawler as it is in examples/go (fails when
+# they drift apart), and its complete example builds and runs.
+GO_DOCS := build/go/docs
+go-docs-check:
+	@rm -rf $(GO_DOCS) && mkdir -p $(GO_DOCS)/example
+	@sed -n '/^```go polite$$/,/^```$$/p' docs/go.md | sed '1d;$$d' > $(GO_DOCS)/polite.go
+	@diff -u $(GO_EXAMPLES)/polite/polite.go $(GO_DOCS)/polite.go \
+		|| { echo "docs/go.md: the polite crawler differs from $(GO_EXAMPLES)/polite/polite.go" >&2; exit 1; }
+	@sed -n '/^```go example$$/,/^```$$/p' docs/go.md | sed '1d;$$d' > $(GO_DOCS)/example/main.go
+	@printf 'module example\n\ngo 1.24\n\nrequire robotstxt.dev/go/robotstxt v0.0.0\n\nreplace robotstxt.dev/go/robotstxt => %s\n' \
+		"$(abspath $(GO_DIR))" > $(GO_DOCS)/example/go.mod
+	@cp $(GO_EXAMPLES)/go.sum $(GO_DOCS)/example/go.sum
+	cd $(GO_DOCS)/example && $(GO) vet . && $(GO) run .
+	@echo "go-docs-check: docs/go.md shows examples/go/polite as it is, and its example runs"
+
+# Parse throughput and checks per second against temoto/robotstxt and
+# jimsmart/grobotstxt on $(ROBOTSTXT_SHARED)/corpus and bench, with ratios.
+go-bench: c-lib
+	cd $(GO_DIR) && $(GO) test -run '^$$' -bench . -benchmem .
+
+bench: go-bench
+
+# The practice shop (SPEC §9) through the Go binding.
+demo-go: c-lib
+	cd $(GO_EXAMPLES) && $(GO) run ./shop ../shop/robots.txt
+
+TEST_STEPS += go-test
+DEMO_STEPS += demo-go
