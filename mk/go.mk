@@ -15,12 +15,14 @@ GO_EXAMPLES := examples/go
 GO_TEST := $(GO) test -count=1
 
 go-test: c-lib
+	@unformatted=$$(gofmt -l $(GO_DIR) $(GO_EXAMPLES)); test -z "$$unformatted" \
+		|| { echo "gofmt: $$unformatted" >&2; exit 1; }
 	cd $(GO_DIR) && $(GO) vet ./...
 	cd $(GO_DIR) && $(GO_TEST) -race ./...
 	cd $(GO_DIR) && GOGC=1 GODEBUG=cgocheck=1 $(GO_TEST) -race ./...
 	cd $(GO_EXAMPLES) && $(GO) vet ./... && $(GO_TEST) -race ./...
 	$(MAKE) --no-print-directory go-docs-check
-	@echo "go-test: vet, go test -race (and with GOGC=1 GODEBUG=cgocheck=1) passed in $(GO_DIR) and $(GO_EXAMPLES)"
+	@echo "go-test: vet, go test -race (and with GOGC=1 GODEBUG=cgocheck=1) passed in $(GO_DIR) and $(GO_EXAMPLES), gofmt clean"
 
 # docs/go.md shows the polite crawler as it is in examples/go (fails when
 # they drift apart), and its complete example builds and runs.
