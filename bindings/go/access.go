@@ -85,7 +85,8 @@ func (d Disposition) String() string {
 func Classify(status, redirects int, policy AccessPolicy) Disposition {
 	r := C.go_classify(httpStatus(status), count32(redirects), C.robotstxt_access_policy(policy))
 	if r.status != C.ROBOTSTXT_STATUS_OK {
-		panic("robotstxt: Classify: " + failure("Classify", r.status, r.err, "").Error())
+		err := failure("Classify", r.status, r.err, "")
+		panic("robotstxt: Classify: " + strings.TrimPrefix(err.Error(), "robotstxt: "))
 	}
 	return Disposition(r.value)
 }

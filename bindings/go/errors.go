@@ -45,7 +45,8 @@ var (
 // TokenError is the error for a crawler name that is not a product token
 // (RFC profile). errors.Is(err, ErrInvalidToken) holds for it.
 type TokenError struct {
-	// Token is the name as passed.
+	// Token is the name as passed ("" when a selection by several tokens
+	// failed: the message names the bad one).
 	Token string
 	// Message is the core's explanation: what was passed and what a
 	// product token looks like.
