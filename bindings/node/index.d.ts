@@ -576,13 +576,16 @@ export interface FetchOutcome {
   redirects?: number
   /** The body (for a 2xx): parsed under the parse limit. */
   body?: string | Uint8Array
-  /** `Cache-Control: max-age`, in milliseconds (`Entry.record` only). */
+  /**
+   * `Cache-Control: max-age`, in milliseconds (read by `entry.record`
+   * and `cache.store`; `accessFromOutcome` ignores it).
+   */
   maxAgeMs?: number
-  /** `Retry-After`, in milliseconds (`Entry.record` only). */
+  /** `Retry-After`, in milliseconds (likewise). */
   retryAfterMs?: number
-  /** The `ETag` header (`Entry.record` only). */
+  /** The `ETag` header (likewise). */
   etag?: string | Uint8Array
-  /** The `Last-Modified` header (`Entry.record` only). */
+  /** The `Last-Modified` header (likewise). */
   lastModified?: string | Uint8Array
 }
 

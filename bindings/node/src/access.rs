@@ -80,14 +80,15 @@ pub struct FetchOutcome {
     /// The body (for a 2xx): parsed under the parse limit.
     #[napi(ts_type = "string | Uint8Array")]
     pub body: Option<Vec<u8>>,
-    /// `Cache-Control: max-age`, in milliseconds (`Entry.record` only).
+    /// `Cache-Control: max-age`, in milliseconds (read by `entry.record`
+    /// and `cache.store`; `accessFromOutcome` ignores it).
     pub max_age_ms: Option<f64>,
-    /// `Retry-After`, in milliseconds (`Entry.record` only).
+    /// `Retry-After`, in milliseconds (likewise).
     pub retry_after_ms: Option<f64>,
-    /// The `ETag` header (`Entry.record` only).
+    /// The `ETag` header (likewise).
     #[napi(ts_type = "string | Uint8Array")]
     pub etag: Option<Vec<u8>>,
-    /// The `Last-Modified` header (`Entry.record` only).
+    /// The `Last-Modified` header (likewise).
     #[napi(ts_type = "string | Uint8Array")]
     pub last_modified: Option<Vec<u8>>,
 }
