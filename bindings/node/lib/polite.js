@@ -1,0 +1,559 @@
+'use strict'
+
+// The promise-based layer of the Node.js binding, written by hand over the
+// generated ../index.js (which stays exactly as `napi build` writes it).
+// The core does no I/O and reads no clock; this module adds the waiting:
+//
+// - RobotsCache: `await cache.rulesFor(url, token)`, with the robots.txt of
+//   each origin fetched by your own async fetch function, once per origin
+//   however many callers ask at the same moment (they share one promise);
+// - Pacer: the core's pacer plus `await pacer.wait(host)`, which sleeps until
+//   the host's next reserved slot;
+// - httpFetcher and retryAfterMs: a fetch function for RobotsCache built on
+//   Node's own fetch, and the Retry-After reading a crawler needs.
+//
+// Types and the full JSDoc are in polite.d.ts.
+
+const native = require('../index.js')
+
+const ERR_INVALID_ARG_TYPE = 'ERR_INVALID_ARG_TYPE'
+const ERR_INVALID_OPTION = 'ERR_ROBOTSTXT_INVALID_OPTION'
+const ERR_OUT_OF_RANGE = 'ERR_OUT_OF_RANGE'
+const ERR_HOST_DISABLED = 'ERR_ROBOTSTXT_HOST_DISABLED'
+
+/** The core cache's default lease: how long a fetch may take. */
+const DEFAULT_LEASE_MS = 60_000
+/** setTimeout's largest delay; longer sleeps are taken in turns. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+/** A caller with nobody's promise to share looks again this often. */
+const POLL_MS = 1000
+
+// ---------------------------------------------------------------------------
+// Arguments and errors, worded as the native binding words them.
+
+function describe (value) {
+  if (value === undefined) return 'undefined'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  const type = typeof value
+  return type === 'object' ? 'an object' : `a ${type}`
+}
+
+function withCode (error, code) {
+  error.code = code
+  return error
+}
+
+function wrongType (what, expected, value) {
+  return withCode(new TypeError(`${what} must be ${expected}, not ${describe(value)}`), ERR_INVALID_ARG_TYPE)
+}
+
+function isObject (value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** `options` as an object (`undefined`/`null` read as `{}`), or a TypeError. */
+function optionsOf (options, what) {
+  if (options === undefined || options === null) return {}
+  if (!isObject(options)) throw wrongType(what, 'an object', options)
+  return options
+}
+
+/** The AbortSignal of `options.signal`, or undefined. */
+function signalOf (options) {
+  const { signal } = optionsOf(options, 'options')
+  if (signal === undefined || signal === null) return undefined
+  if (!isObject(signal) || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
+    throw wrongType('options.signal', 'an AbortSignal', signal)
+  }
+  return signal
+}
+
+function clockOf (now, what) {
+  if (now === undefined) return Date.now
+  if (typeof now !== 'function') throw wrongType(what, 'a function returning epoch milliseconds', now)
+  return now
+}
+
+function isBytes (value) {
+  return value instanceof Uint8Array
+}
+
+function textOf (value) {
+  return typeof value === 'string'
+    ? value
+    : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8')
+}
+
+/** ASCII-only lower case, as the core folds hosts and origins. */
+function asciiLower (text) {
+  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+}
+
+/**
+ * The origin the core keys `url` by (`scheme://host[:port]`, lower case,
+ * default port left out), computed as src/origin.rs does, or undefined.
+ * It only lets a caller find the promise of a fetch under way: when it
+ * differs from the core's for some odd URL, the caller polls instead.
+ */
+function originKey (url) {
+  const text = textOf(url)
+  const sep = text.indexOf('://')
+  if (sep < 0) return undefined
+  const scheme = asciiLower(text.slice(0, sep))
+  const defaultPort = scheme === 'http' ? '80' : scheme === 'https' ? '443' : undefined
+  if (defaultPort === undefined) return undefined
+  const rest = text.slice(sep + 3)
+  const end = rest.search(/[/?#]/)
+  const authority = end < 0 ? rest : rest.slice(0, end)
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1)
+  const colon = hostPort.lastIndexOf(':')
+  let host = hostPort
+  let port = ''
+  if (colon >= 0 && !hostPort.slice(colon).includes(']')) {
+    host = hostPort.slice(0, colon)
+    port = hostPort.slice(colon + 1).replace(/^0+/, '')
+    if (port === defaultPort) port = ''
+  }
+  return `${scheme}://${asciiLower(host)}${port === '' ? '' : `:${port}`}`
+}
+
+/** `promise`, or `signal.reason` as soon as `signal` aborts. */
+function abortable (promise, signal) {
+  if (signal === undefined) return promise
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then((value) => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(value)
+    }, (error) => {
+      signal.removeEventListener('abort', onAbort)
+      reject(error)
+    })
+  })
+}
+
+// ---------------------------------------------------------------------------
+// RobotsCache
+
+/**
+ * A cache of robots.txt copies keyed by origin that fetches with your own
+ * async function, once per origin at a time. See polite.d.ts.
+ */
+class RobotsCache {
+  /** The core cache: its leases are handed out to this object only. */
+  #cache
+  #fetch
+  #now
+  #whenFetching
+  #onFetchError
+  #leaseMs
+  /** Fetches under way: normalised origin → { promise } of its answer. */
+  #rounds = new Map()
+  /** Callers with no promise to share, woken when any fetch ends. */
+  #pollers = new Set()
+
+  constructor (options) {
+    if (!isObject(options)) throw wrongType('options', 'an object with a fetch function', options)
+    const { fetch, now, whenFetching, onFetchError, ...cacheOptions } = options
+    if (typeof fetch !== 'function') {
+      throw wrongType('options.fetch', 'an async function (robotsUrl, { origin, etag, lastModified, signal }) => FetchOutcome', fetch)
+    }
+    if (onFetchError !== undefined && typeof onFetchError !== 'function') {
+      throw wrongType('options.onFetchError', 'a function', onFetchError)
+    }
+    if (whenFetching !== undefined) {
+      if (typeof whenFetching !== 'string') throw wrongType('options.whenFetching', 'a string', whenFetching)
+      if (whenFetching !== 'wait' && whenFetching !== 'disallow-all') {
+        throw withCode(new RangeError(`options.whenFetching must be one of "wait", "disallow-all", not ${JSON.stringify(whenFetching)}`),
+          ERR_INVALID_OPTION)
+      }
+    }
+    this.#now = clockOf(now, 'options.now')
+    this.#cache = new native.Cache(cacheOptions) // checks the rest, names and values
+    this.#fetch = fetch
+    this.#whenFetching = whenFetching ?? 'wait'
+    this.#onFetchError = onFetchError
+    this.#leaseMs = Math.min(Math.floor(cacheOptions.leaseMs ?? DEFAULT_LEASE_MS), MAX_TIMER_MS)
+  }
+
+  async rulesFor (url, token, options) {
+    if (typeof token !== 'string' && !isBytes(token)) {
+      throw wrongType('token', 'a string or a Uint8Array', token)
+    }
+    const answer = await this.answerFor(url, options)
+    return answer.rulesFor(token)
+  }
+
+  async answerFor (url, options) {
+    const signal = signalOf(options)
+    if (signal?.aborted) throw signal.reason
+    for (;;) {
+      const now = this.#now()
+      const got = this.#cache.lookup(url, now, this.#whenFetching)
+      if (got.kind === 'ready') return got.answer
+      let round
+      if (got.kind === 'fetch') {
+        round = this.#rounds.get(got.lease.origin)
+        if (round === undefined) {
+          round = this.#startFetch(got.lease, url)
+        } else {
+          // The core's lease ran out by its clock while ours still runs:
+          // keep the one fetch under way.
+          this.#cache.abandon(got.lease)
+        }
+      } else {
+        round = this.#rounds.get(originKey(url))
+      }
+      const answer = round === undefined
+        ? await this.#nextFetchEnd(got.until - now, signal)
+        : await abortable(round.promise, signal)
+      if (answer !== null) return answer
+    }
+  }
+
+  remove (url) {
+    return this.#cache.remove(url)
+  }
+
+  get stats () {
+    return this.#cache.stats
+  }
+
+  get size () {
+    return this.#cache.size
+  }
+
+  get fetching () {
+    return this.#rounds.size
+  }
+
+  /**
+   * Calls the fetch function for `lease` and returns the round every caller
+   * for the origin awaits: its promise resolves to the stored answer, or
+   * rejects when the fetch function resolved to something that is not a
+   * FetchOutcome (a bug to fix; the lease is then given back).
+   */
+  #startFetch (lease, url) {
+    const origin = lease.origin
+    let resolve, reject
+    const promise = new Promise((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    promise.catch(() => {}) // whoever still waits gets the rejection
+    const round = { promise }
+    this.#rounds.set(origin, round)
+    const controller = new AbortController()
+    let ended = false
+    const end = (outcome) => {
+      if (ended) return false // an answer after the lease ran out is dropped
+      ended = true
+      clearTimeout(timer)
+      this.#rounds.delete(origin)
+      try {
+        resolve(this.#store(lease, url, outcome))
+      } catch (error) {
+        reject(error)
+      }
+      this.#wakePollers()
+      return true
+    }
+    const timer = setTimeout(() => {
+      const reason = new DOMException(
+        `the fetch of ${lease.robotsUrl} took longer than leaseMs (${this.#leaseMs} ms)`, 'TimeoutError')
+      if (end({ status: null })) { // a timeout (SPEC §6)
+        controller.abort(reason)
+        this.#report(reason, lease)
+      }
+    }, this.#leaseMs)
+    let pending
+    try {
+      pending = Promise.resolve(this.#fetch(lease.robotsUrl, {
+        origin,
+        etag: lease.etag,
+        lastModified: lease.lastModified,
+        signal: controller.signal
+      }))
+    } catch (error) {
+      pending = Promise.reject(error)
+    }
+    pending.then(end, (error) => {
+      if (end({ status: null })) this.#report(error, lease) // a network error (SPEC §6)
+    })
+    return round
+  }
+
+  /** Stores `outcome` and returns what now answers for `url`'s origin. */
+  #store (lease, url, outcome) {
+    let now
+    try {
+      now = this.#now()
+      if (typeof now !== 'number' || !(now >= 0) || now === Infinity) {
+        throw withCode(new RangeError(`options.now must return epoch milliseconds (a finite number ≥ 0), not ${String(now)}`),
+          ERR_OUT_OF_RANGE)
+      }
+    } catch (error) {
+      this.#cache.abandon(lease)
+      throw error
+    }
+    try {
+      this.#cache.store(lease, outcome, now)
+    } catch (error) {
+      this.#cache.abandon(lease)
+      const Kind = error instanceof RangeError ? RangeError : TypeError
+      throw withCode(new Kind(
+        `the fetch function must resolve to a FetchOutcome ({ status, body, ... }): ${error.message}`, { cause: error }),
+      error.code ?? ERR_INVALID_ARG_TYPE)
+    }
+    const got = this.#cache.lookup(url, now, this.#whenFetching)
+    if (got.kind === 'ready') return got.answer
+    if (got.kind === 'fetch') {
+      // The copy was fresh for no time at all (max-age 0, or freshForMs or
+      // retryMs 0): the callers of this fetch still get what it stored, as
+      // of the millisecond before it went stale. The next call fetches.
+      this.#cache.abandon(got.lease)
+      if (now >= 1) {
+        const before = this.#cache.lookup(url, now - 1, this.#whenFetching)
+        if (before.kind === 'ready') return before.answer
+      }
+    }
+    return null
+  }
+
+  /** Resolves null when any fetch ends, or after `ms` (at most POLL_MS). */
+  #nextFetchEnd (ms, signal) {
+    return new Promise((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer)
+        this.#pollers.delete(done)
+        signal?.removeEventListener('abort', onAbort)
+        resolve(null)
+      }
+      const onAbort = () => {
+        clearTimeout(timer)
+        this.#pollers.delete(done)
+        reject(signal.reason)
+      }
+      const timer = setTimeout(done, Math.min(Math.max(Number.isFinite(ms) ? ms : POLL_MS, 1), POLL_MS))
+      this.#pollers.add(done)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
+  }
+
+  #wakePollers () {
+    const pollers = [...this.#pollers]
+    this.#pollers.clear()
+    for (const done of pollers) done()
+  }
+
+  #report (error, lease) {
+    if (this.#onFetchError === undefined) return
+    try {
+      this.#onFetchError(error, { robotsUrl: lease.robotsUrl, origin: lease.origin })
+    } catch {
+      // A hook that throws must not turn a network error into a crash.
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Pacer
+
+function hostDisabled (host) {
+  const error = withCode(new Error(
+    `host ${JSON.stringify(textOf(host))} is switched off: pacer.setEnabled(host, true) switches it back on`),
+  ERR_HOST_DISABLED)
+  error.host = textOf(host)
+  return error
+}
+
+/**
+ * The core's pacer, with an injectable clock and `wait`, which sleeps until
+ * the host's next reserved slot. See polite.d.ts.
+ */
+class Pacer extends native.Pacer {
+  #now
+  /** Host key → the reject functions of the waits under way. */
+  #waits = new Map()
+
+  constructor (options) {
+    let rest = options
+    let now
+    if (isObject(options)) ({ now, ...rest } = options)
+    const clock = clockOf(now, 'options.now')
+    super(rest)
+    this.#now = clock
+  }
+
+  reserve (host, now) {
+    return super.reserve(host, now ?? this.#now())
+  }
+
+  record (host, outcome, now) {
+    return super.record(host, outcome, now ?? this.#now())
+  }
+
+  setEnabled (host, enabled) {
+    super.setEnabled(host, enabled)
+    if (enabled) return
+    const key = asciiLower(textOf(host))
+    const waits = this.#waits.get(key)
+    if (waits === undefined) return
+    this.#waits.delete(key)
+    for (const fail of waits) fail(hostDisabled(host))
+  }
+
+  async wait (host, options) {
+    const signal = signalOf(options)
+    if (signal?.aborted) throw signal.reason
+    const start = this.reserve(host)
+    if (start === null) throw hostDisabled(host)
+    if (start <= this.#now()) return start
+    const key = asciiLower(textOf(host))
+    await new Promise((resolve, reject) => {
+      let timer
+      let waits = this.#waits.get(key)
+      if (waits === undefined) this.#waits.set(key, (waits = new Set()))
+      const settle = (error) => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
+        waits.delete(fail)
+        if (waits.size === 0 && this.#waits.get(key) === waits) this.#waits.delete(key)
+        if (error === undefined) resolve()
+        else reject(error)
+      }
+      const fail = (error) => settle(error)
+      const onAbort = () => settle(signal.reason)
+      // Timers may fire a little early by the pacer's clock: look again.
+      const tick = () => {
+        const left = start - this.#now()
+        if (left <= 0) settle()
+        else timer = setTimeout(tick, Math.min(Math.ceil(left), MAX_TIMER_MS))
+      }
+      waits.add(fail)
+      signal?.addEventListener('abort', onAbort, { once: true })
+      tick()
+    })
+    return start
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Node's fetch as a RobotsCache fetch function.
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+function retryAfterMs (value, now) {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw wrongType('value', 'a string, null or undefined', value)
+  const text = value.trim()
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  if (!/^[A-Za-z]{3}/.test(text)) return undefined // an HTTP date starts with its day
+  const date = Date.parse(text)
+  if (Number.isNaN(date)) return undefined
+  return Math.max(0, date - (now ?? Date.now()))
+}
+
+/** `max-age` of a Cache-Control header, in ms, or undefined. */
+function maxAgeMs (header) {
+  if (header === null) return undefined
+  for (const directive of header.split(',')) {
+    const match = /^\s*max-age\s*=\s*"?(\d+)"?\s*$/i.exec(directive)
+    if (match !== null) return Number(match[1]) * 1000
+  }
+  return undefined
+}
+
+async function readBody (response, maxBytes) {
+  if (response.body === null) return new Uint8Array(0)
+  const reader = response.body.getReader()
+  const chunks = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    const room = maxBytes - size
+    chunks.push(value.byteLength > room ? value.subarray(0, room) : value)
+    size += Math.min(value.byteLength, room)
+    if (size >= maxBytes) {
+      await reader.cancel().catch(() => {})
+      break
+    }
+  }
+  return Buffer.concat(chunks, size)
+}
+
+function checkCount (value, what, min) {
+  if (typeof value !== 'number') throw wrongType(what, 'a number', value)
+  if (!Number.isInteger(value) || value < min) {
+    throw withCode(new RangeError(`${what} must be a whole number ≥ ${min}, not ${value}`), ERR_OUT_OF_RANGE)
+  }
+  return value
+}
+
+function httpFetcher (options) {
+  const known = ['userAgent', 'fetch', 'headers', 'maxBytes', 'maxRedirects', 'minMaxAgeMs']
+  const opts = optionsOf(options, 'options')
+  for (const key of Object.keys(opts)) {
+    if (!known.includes(key)) {
+      throw withCode(new RangeError(`unknown option ${JSON.stringify(key)} (known: ${known.join(', ')})`), ERR_INVALID_OPTION)
+    }
+  }
+  const {
+    userAgent, fetch = globalThis.fetch, headers = {},
+    maxBytes = 4 * 1024 * 1024, maxRedirects = 20, minMaxAgeMs = 60_000
+  } = opts
+  if (userAgent !== undefined && typeof userAgent !== 'string') throw wrongType('options.userAgent', 'a string', userAgent)
+  if (typeof fetch !== 'function') throw wrongType('options.fetch', 'a fetch function', fetch)
+  if (!isObject(headers)) throw wrongType('options.headers', 'an object of header names and values', headers)
+  checkCount(maxBytes, 'options.maxBytes', 1)
+  checkCount(maxRedirects, 'options.maxRedirects', 0)
+  checkCount(minMaxAgeMs, 'options.minMaxAgeMs', 0)
+
+  return async function fetchRobotsTxt (robotsUrl, request) {
+    const { etag, lastModified, signal } = request ?? {}
+    const sent = { ...headers }
+    if (userAgent !== undefined) sent['user-agent'] = userAgent
+    if (etag) sent['if-none-match'] = etag
+    if (lastModified) sent['if-modified-since'] = lastModified
+    let url = robotsUrl
+    for (let redirects = 0; ; redirects++) {
+      const response = await fetch(url, { headers: sent, redirect: 'manual', signal })
+      const location = response.headers.get('location')
+      if (REDIRECTS.has(response.status) && location !== null && redirects < maxRedirects) {
+        let next
+        try {
+          next = new URL(location, url).href
+        } catch {
+          next = undefined // a Location that is no URL: the 3xx is the answer
+        }
+        if (next !== undefined) {
+          await response.body?.cancel().catch(() => {})
+          url = next
+          continue
+        }
+      }
+      const { status } = response
+      const outcome = { status, redirects }
+      if (status >= 200 && status < 300) {
+        outcome.body = await readBody(response, maxBytes)
+      } else {
+        await response.body?.cancel().catch(() => {})
+      }
+      const maxAge = maxAgeMs(response.headers.get('cache-control'))
+      if (maxAge !== undefined) outcome.maxAgeMs = Math.max(maxAge, minMaxAgeMs)
+      const retry = retryAfterMs(response.headers.get('retry-after'))
+      if (retry !== undefined) outcome.retryAfterMs = retry
+      const newEtag = response.headers.get('etag')
+      if (newEtag !== null) outcome.etag = newEtag
+      const modified = response.headers.get('last-modified')
+      if (modified !== null) outcome.lastModified = modified
+      return outcome
+    }
+  }
+}
+
+module.exports = { RobotsCache, Pacer, httpFetcher, retryAfterMs }
