@@ -1,5 +1,6 @@
 # Node.js: the napi-rs addon in bindings/node (npm ci, napi build), its
-# `node --test` suites, the benchmark against robots-parser, and the demo.
+# `node --test` suites, the polite crawler example and its test, the
+# benchmark against robots-parser, and the demo.
 
 .PHONY: node-install node-build node-generated-check node-lint node-test \
 	node-bench demo-node
@@ -10,6 +11,8 @@ NODE_DIR := bindings/node
 NODE_EXAMPLE := examples/node
 # npm ci writes this file last: it stands for a complete install.
 NODE_STAMP := $(NODE_DIR)/node_modules/.package-lock.json
+# The examples' own install: a link to $(NODE_DIR) as `robotstxt`.
+NODE_EXAMPLE_STAMP := $(NODE_EXAMPLE)/node_modules/.package-lock.json
 
 # @napi-rs/cli and robots-parser, exactly as package-lock.json pins them.
 node-install: $(NODE_STAMP)
@@ -36,8 +39,14 @@ node-lint:
 	$(CARGO) fmt -p robotstxt-node -- --check
 	$(CARGO) clippy -p robotstxt-node --all-targets -- -D warnings
 
-node-test: node-build node-generated-check node-lint
+$(NODE_EXAMPLE_STAMP): $(NODE_EXAMPLE)/package.json $(NODE_EXAMPLE)/package-lock.json
+	cd $(NODE_EXAMPLE) && $(NPM) ci --no-audit --no-fund --silent
+
+# The binding's suites (typecheck, vectors, API, RobotsCache, Pacer.wait),
+# then the polite crawler example against its local servers.
+node-test: node-build node-generated-check node-lint $(NODE_EXAMPLE_STAMP)
 	cd $(NODE_DIR) && $(NPM) test
+	cd $(NODE_EXAMPLE) && $(NODE) --test polite-crawler.test.mjs
 
 # Parse throughput and checks per second against robots-parser, on
 # $(ROBOTSTXT_SHARED)/corpus and $(ROBOTSTXT_SHARED)/bench.
@@ -47,8 +56,8 @@ node-bench: node-build
 bench: node-bench
 
 # The practice shop (SPEC §9) through `import ... from 'robotstxt'`.
-demo-node: node-build
-	cd $(NODE_EXAMPLE) && $(NPM) ci --no-audit --no-fund --silent && $(NODE) shop.mjs
+demo-node: node-build $(NODE_EXAMPLE_STAMP)
+	cd $(NODE_EXAMPLE) && $(NODE) shop.mjs
 
 TEST_STEPS += node-test
 DEMO_STEPS += demo-node

@@ -1,0 +1,25 @@
+// A polite crawler in 30 lines: robots.txt fetched once per site (RobotsCache),
+// requests to each host spaced by its Crawl-delay, 1 s at least (Pacer), and
+// only the URLs the rules allow. Node's own fetch does all the I/O.
+//
+//   node polite-crawler.mjs ExampleBot https://example.com/ https://example.com/about
+
+import { Pacer, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt'
+
+const [token, ...urls] = process.argv.slice(2)
+const robots = new RobotsCache({ fetch: httpFetcher({ userAgent: token }) })
+const pacer = new Pacer() // floorMs: 1000; a site's Crawl-delay may ask for more
+
+async function visit (url) {
+  const rules = await robots.rulesFor(url, token) // one fetch per origin, however many ask
+  if (!rules.isAllowed(url)) return console.log(`skip ${url} (disallowed)`)
+  const host = new URL(url).host
+  pacer.setRules(host, rules) // its Crawl-delay and Request-rate
+  await pacer.wait(host) // sleeps until this request's turn
+  const res = await fetch(url, { headers: { 'user-agent': token } })
+  pacer.record(host, { status: res.status, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) })
+  const body = await res.text() // 429 and 5xx above slow the host down
+  console.log(`${res.status} ${url} (${body.length} bytes)`)
+}
+
+await Promise.all(urls.map((url) => visit(url).catch((err) => console.log(`fail ${url} (${err.message})`))))
