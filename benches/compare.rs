@@ -1,0 +1,599 @@
+//! Side-by-side benchmark: robotstxt (both profiles) against the crates a
+//! user would otherwise pick, in one process on the same inputs
+//! (`../shared/corpus`, `../shared/bench`). Prints a Markdown report; every
+//! figure comes with its ratio to each peer from the same round.
+//!
+//! `cargo bench --bench compare [-- --rounds N --out FILE]`
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use robotstxt::{Options, Profile, Robots, Rules};
+
+// ---- counting allocator: live bytes and allocation count ----
+
+struct Counting;
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::Relaxed);
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE.fetch_add(
+            new_size as isize - layout.size() as isize,
+            Ordering::Relaxed,
+        );
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+// ---- inputs ----
+
+fn shared() -> PathBuf {
+    std::env::var_os("ROBOTSTXT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"))
+}
+
+fn tsv(name: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(shared().join("bench").join(name)).expect(name);
+    text.lines()
+        .skip(1)
+        .map(|l| l.split('\t').map(str::to_owned).collect())
+        .collect()
+}
+
+fn read(rel: &str) -> Vec<u8> {
+    std::fs::read(shared().join("corpus").join(rel))
+        .or_else(|_| std::fs::read(shared().join("bench").join(rel)))
+        .unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// A body as each library wants it: bytes, or lossily decoded text.
+struct Body {
+    bytes: Vec<u8>,
+    text: String,
+    /// The Google port panics on some inputs (it slices `&str`s
+    /// mid-character); those it skips.
+    port_ok: bool,
+}
+
+impl Body {
+    fn new(mut bytes: Vec<u8>) -> Body {
+        bytes.truncate(512_000);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let port_ok = std::panic::catch_unwind(|| {
+            google_robotstxt::parse_robotstxt(&text, &mut Discard);
+        })
+        .is_ok();
+        Body {
+            bytes,
+            text,
+            port_ok,
+        }
+    }
+}
+
+struct CheckFile {
+    name: String,
+    body: Body,
+    urls: Vec<String>,
+    /// The path each URL is matched on, for peers that take paths.
+    paths: Vec<String>,
+}
+
+fn path_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    match rest.find('/') {
+        Some(i) => rest[i..].split('#').next().unwrap_or("/").to_owned(),
+        None => "/".to_owned(),
+    }
+}
+
+fn check_files(rows: Vec<Vec<String>>, file_col: usize, url_col: usize) -> Vec<CheckFile> {
+    let mut out: Vec<CheckFile> = Vec::new();
+    for row in rows {
+        let (file, url) = (&row[file_col], &row[url_col]);
+        if out.last().is_none_or(|f| &f.name != file) {
+            out.push(CheckFile {
+                name: file.clone(),
+                body: Body::new(read(file)),
+                urls: Vec::new(),
+                paths: Vec::new(),
+            });
+        }
+        let last = out.last_mut().unwrap();
+        last.paths.push(path_of(url));
+        last.urls.push(url.clone());
+    }
+    out
+}
+
+// ---- the libraries ----
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lib {
+    OursRfc,
+    OursGoogle,
+    Texting,
+    Google,
+    Fast,
+}
+
+const LIBS: [Lib; 5] = [
+    Lib::OursRfc,
+    Lib::OursGoogle,
+    Lib::Texting,
+    Lib::Google,
+    Lib::Fast,
+];
+const PEERS: [Lib; 3] = [Lib::Texting, Lib::Google, Lib::Fast];
+
+impl Lib {
+    fn name(self) -> &'static str {
+        match self {
+            Lib::OursRfc => "robotstxt (rfc)",
+            Lib::OursGoogle => "robotstxt (google)",
+            Lib::Texting => "texting_robots 0.2",
+            Lib::Google => "robotstxt 0.3 (Google port)",
+            Lib::Fast => "fast-robots 0.1",
+        }
+    }
+}
+
+/// A no-op handler: the Google port's parser alone.
+struct Discard;
+impl google_robotstxt::RobotsParseHandler for Discard {
+    fn handle_robots_start(&mut self) {}
+    fn handle_robots_end(&mut self) {}
+    fn handle_user_agent(&mut self, _: u32, _: &str) {}
+    fn handle_allow(&mut self, _: u32, _: &str) {}
+    fn handle_disallow(&mut self, _: u32, _: &str) {}
+    fn handle_sitemap(&mut self, _: u32, _: &str) {}
+    fn handle_unknown_action(&mut self, _: u32, _: &str, _: &str) {}
+}
+
+fn options(lib: Lib) -> Options {
+    Options::new(if lib == Lib::OursGoogle {
+        Profile::Google
+    } else {
+        Profile::Rfc9309
+    })
+}
+
+/// Parses one body with `lib`; returns something to keep alive.
+fn parse(lib: Lib, body: &Body) -> Box<dyn std::any::Any> {
+    match lib {
+        Lib::OursRfc | Lib::OursGoogle => Box::new(Robots::parse_with(&body.bytes, &options(lib))),
+        Lib::Texting => Box::new(texting_robots::Robot::new("ExampleBot", &body.bytes).ok()),
+        Lib::Google => {
+            if body.port_ok {
+                google_robotstxt::parse_robotstxt(&body.text, &mut Discard);
+            }
+            Box::new(())
+        }
+        Lib::Fast => {
+            // Zero-copy: the parsed file borrows the text, so keep both.
+            let text: &'static str = Box::leak(body.text.clone().into_boxed_str());
+            Box::new(fast_robots::RobotsTxt::parse(text))
+        }
+    }
+}
+
+/// Times checking every URL of `file` for `agent`, `reps` times over;
+/// returns ns per check and the number of disallowed answers.
+fn check(lib: Lib, file: &CheckFile, agent: &str, reps: usize) -> (f64, usize) {
+    let mut disallowed = 0;
+    let sampled = if lib == Lib::Google {
+        file.urls.len().min(4)
+    } else {
+        file.urls.len()
+    };
+    let checks = (sampled * reps) as f64;
+    let start;
+    match lib {
+        Lib::OursRfc | Lib::OursGoogle => {
+            let robots = Robots::parse_with(&file.body.bytes, &options(lib));
+            let rules: Rules = robots.rules_for(agent).unwrap();
+            start = Instant::now();
+            for _ in 0..reps {
+                for url in &file.urls {
+                    disallowed += usize::from(!rules.can_fetch(url));
+                }
+            }
+        }
+        Lib::Texting => {
+            let Ok(robot) = texting_robots::Robot::new(agent, &file.body.bytes) else {
+                return (f64::NAN, 0);
+            };
+            start = Instant::now();
+            for _ in 0..reps {
+                for url in &file.urls {
+                    disallowed += usize::from(!robot.allowed(url));
+                }
+            }
+        }
+        Lib::Google => {
+            if !file.body.port_ok {
+                return (f64::NAN, 0);
+            }
+            // The port has no parse-once API: every check parses, so a
+            // sample of 4 URLs per file stands for the 20.
+            start = Instant::now();
+            for _ in 0..reps {
+                for url in file.urls.iter().take(4) {
+                    let mut m = google_robotstxt::DefaultMatcher::default();
+                    disallowed +=
+                        usize::from(!m.one_agent_allowed_by_robots(&file.body.text, agent, url));
+                }
+            }
+        }
+        Lib::Fast => {
+            let robots = fast_robots::RobotsTxt::parse(&file.body.text);
+            let matcher = robots.matcher();
+            start = Instant::now();
+            for _ in 0..reps {
+                for path in &file.paths {
+                    disallowed += usize::from(!matcher.is_allowed(agent, path));
+                }
+            }
+        }
+    }
+    (
+        start.elapsed().as_nanos() as f64 / checks,
+        disallowed / reps,
+    )
+}
+
+// ---- statistics and report ----
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+struct Report(String);
+
+impl Report {
+    fn line(&mut self, s: impl AsRef<str>) {
+        println!("{}", s.as_ref());
+        self.0 += s.as_ref();
+        self.0.push('\n');
+    }
+}
+
+/// `ours / peer` for "higher is better", or `peer / ours` for times.
+fn ratio(ours: f64, peer: f64, higher_better: bool) -> String {
+    let r = if higher_better {
+        ours / peer
+    } else {
+        peer / ours
+    };
+    if r.is_finite() {
+        format!("{r:.1}×")
+    } else {
+        "–".into()
+    }
+}
+
+fn table(
+    report: &mut Report,
+    title: &str,
+    unit: &str,
+    higher_better: bool,
+    values: &[(Lib, f64, String)],
+) {
+    report.line(format!("\n### {title}\n"));
+    let peers: Vec<Lib> = PEERS.to_vec();
+    let mut header = format!("| library | {unit} |");
+    let mut rule = "|---|---:|".to_owned();
+    for p in &peers {
+        header += &format!(" vs {} |", p.name());
+        rule += "---:|";
+    }
+    report.line(header);
+    report.line(rule);
+    let get = |lib: Lib| values.iter().find(|v| v.0 == lib).map_or(f64::NAN, |v| v.1);
+    for (lib, value, shown) in values {
+        let mut row = format!("| {} | {shown} |", lib.name());
+        for p in &peers {
+            row += &if matches!(lib, Lib::OursRfc | Lib::OursGoogle) {
+                format!(" {} |", ratio(*value, get(*p), higher_better))
+            } else {
+                " |".to_owned()
+            };
+        }
+        report.line(row);
+    }
+}
+
+fn fmt_ns(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let rounds: usize = arg("--rounds").and_then(|r| r.parse().ok()).unwrap_or(5);
+    let out = arg("--out");
+    let mut report = Report(String::new());
+
+    std::panic::set_hook(Box::new(|_| {}));
+    let corpus: Vec<Body> = tsv("parse_files.tsv")
+        .iter()
+        .map(|r| Body::new(read(&r[0])))
+        .collect();
+    let input_bytes: usize = corpus.iter().map(|b| b.bytes.len()).sum();
+    let workload = check_files(tsv("check_urls.tsv"), 0, 2);
+    let worst = check_files(tsv("worst_cases.tsv"), 1, 3);
+    let total_urls: usize = workload.iter().map(|f| f.urls.len()).sum();
+    drop(std::panic::take_hook());
+    let port_skipped = corpus.iter().filter(|b| !b.port_ok).count();
+
+    report.line("## Rust: robotstxt against the crates a user would otherwise pick\n");
+    report.line(format!(
+        "Inputs: {} corpus files capped at 512,000 bytes ({} bytes); {} files × 20 URLs × 2 agents \
+         (ExampleBot, Googlebot); the worst cases. {rounds} rounds, libraries interleaved. \
+         Ratios are ours ÷ peer for speed, from the same round; \"×\" > 1 means robotstxt is faster. \
+         Machine: {} cores. Command: `cargo bench --bench compare`.",
+        corpus.len(),
+        input_bytes,
+        workload.len(),
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    ));
+
+    // Parse throughput.
+    let mut mbs: Vec<(Lib, Vec<f64>)> = LIBS.iter().map(|&l| (l, Vec::new())).collect();
+    for round in 0..rounds {
+        for i in 0..LIBS.len() {
+            let lib = LIBS[(i + round) % LIBS.len()];
+            let start = Instant::now();
+            for body in &corpus {
+                std::hint::black_box(parse(lib, body));
+            }
+            let secs = start.elapsed().as_secs_f64();
+            let bytes: usize = corpus
+                .iter()
+                .filter(|b| lib != Lib::Google || b.port_ok)
+                .map(|b| b.bytes.len())
+                .sum();
+            mbs.iter_mut()
+                .find(|m| m.0 == lib)
+                .unwrap()
+                .1
+                .push(bytes as f64 / secs / 1e6);
+        }
+    }
+    let rows: Vec<(Lib, f64, String)> = mbs
+        .iter_mut()
+        .map(|(lib, v)| {
+            let (min, max) = (
+                v.iter().cloned().fold(f64::INFINITY, f64::min),
+                v.iter().cloned().fold(0.0, f64::max),
+            );
+            let m = median(v);
+            (*lib, m, format!("{m:.0} MB/s ({min:.0}–{max:.0})"))
+        })
+        .collect();
+    report.line(format!(
+        "\nThe Google port panics on {port_skipped} corpus files; its figures leave them out."
+    ));
+    table(
+        &mut report,
+        "Parse throughput over the whole corpus (median of rounds, min–max)",
+        "MB/s",
+        true,
+        &rows,
+    );
+
+    // Per-file parse median.
+    let rows: Vec<(Lib, f64, String)> = LIBS
+        .iter()
+        .map(|&lib| {
+            let mut times: Vec<f64> = corpus
+                .iter()
+                .filter(|b| lib != Lib::Google || b.port_ok)
+                .map(|body| {
+                    let start = Instant::now();
+                    std::hint::black_box(parse(lib, body));
+                    start.elapsed().as_nanos() as f64
+                })
+                .collect();
+            let m = median(&mut times);
+            (lib, m, fmt_ns(m))
+        })
+        .collect();
+    table(
+        &mut report,
+        "Parse time per file (median over the corpus)",
+        "time",
+        false,
+        &rows,
+    );
+
+    // Checks.
+    let mut whole: Vec<(Lib, f64)> = Vec::new();
+    let mut per_file: Vec<(Lib, f64)> = Vec::new();
+    let mut large: Vec<(Lib, f64)> = Vec::new();
+    for &lib in &LIBS {
+        let reps = if lib == Lib::Google { 1 } else { 20 };
+        let (mut total_ns, mut medians, mut large_ns, mut large_n) = (0.0, Vec::new(), 0.0, 0);
+        let mut skipped_urls = 0;
+        for file in &workload {
+            let mut file_ns = 0.0;
+            for agent in ["ExampleBot", "Googlebot"] {
+                let (ns, _) = check(lib, file, agent, reps);
+                file_ns += ns / 2.0;
+            }
+            if file_ns.is_nan() {
+                skipped_urls += file.urls.len();
+                continue;
+            }
+            total_ns += file_ns * file.urls.len() as f64;
+            medians.push(file_ns);
+            if file.body.bytes.len() >= 65_536 {
+                large_ns += file_ns * file.urls.len() as f64;
+                large_n += file.urls.len();
+            }
+        }
+        whole.push((lib, total_ns / (total_urls - skipped_urls) as f64));
+        per_file.push((lib, median(&mut medians)));
+        large.push((lib, large_ns / large_n as f64));
+    }
+    let show = |v: &[(Lib, f64)]| {
+        v.iter()
+            .map(|&(l, x)| (l, x, fmt_ns(x)))
+            .collect::<Vec<_>>()
+    };
+    table(
+        &mut report,
+        "Check time, whole workload (mean per check)",
+        "time",
+        false,
+        &show(&whole),
+    );
+    table(
+        &mut report,
+        "Check time, per-file median",
+        "time",
+        false,
+        &show(&per_file),
+    );
+    table(
+        &mut report,
+        "Check time on the files ≥ 64 KiB (mean per check)",
+        "time",
+        false,
+        &show(&large),
+    );
+
+    // Worst cases.
+    for file in &worst {
+        let title = if file.name.contains("pathological") {
+            "pathological.txt"
+        } else {
+            "the largest file"
+        };
+        let rows: Vec<(Lib, f64, String)> = LIBS
+            .iter()
+            .map(|&lib| {
+                let start = Instant::now();
+                std::hint::black_box(parse(lib, &file.body));
+                let parse_ns = start.elapsed().as_nanos() as f64;
+                (lib, parse_ns, fmt_ns(parse_ns))
+            })
+            .collect();
+        table(
+            &mut report,
+            &format!("Worst case: parse {title}"),
+            "time",
+            false,
+            &rows,
+        );
+        let pathological = file.name.contains("pathological");
+        let rows: Vec<(Lib, f64, String)> = LIBS
+            .iter()
+            // One check of the port against pathological.txt takes minutes
+            // (165 s when measured): it is left out.
+            .filter(|&&lib| !(pathological && lib == Lib::Google))
+            .map(|&lib| {
+                let (ns, _) = check(lib, file, "ExampleBot", 1);
+                (lib, ns, fmt_ns(ns))
+            })
+            .collect();
+        if pathological {
+            report.line("\n(The Google port is left out of the next table: one check took 165 s.)");
+        }
+        table(
+            &mut report,
+            &format!("Worst case: check against {title} (mean per URL)"),
+            "time",
+            false,
+            &rows,
+        );
+    }
+
+    // Retained memory: parse the whole corpus and keep it alive.
+    let rows: Vec<(Lib, f64, String)> = LIBS
+        .iter()
+        .filter(|&&l| l != Lib::Google)
+        .map(|&lib| {
+            let before = LIVE.load(Ordering::Relaxed);
+            let kept: Vec<_> = corpus.iter().map(|b| parse(lib, b)).collect();
+            let mut retained = (LIVE.load(Ordering::Relaxed) - before) as f64;
+            if lib == Lib::Fast {
+                retained -= input_bytes as f64; // the leaked text it borrows is input, not overhead
+            }
+            drop(kept);
+            let x = retained / input_bytes as f64;
+            (lib, x, format!("{x:.2}× input"))
+        })
+        .collect();
+    report.line("\n(The Google port keeps nothing: it parses on every check.)");
+    table(
+        &mut report,
+        "Bytes retained after parsing the whole corpus, ÷ input bytes",
+        "ratio",
+        false,
+        &rows,
+    );
+
+    // Allocations per check.
+    let mut allocs = Vec::new();
+    for &lib in &[Lib::OursRfc, Lib::OursGoogle] {
+        let (mut n, mut checks) = (0usize, 0usize);
+        for file in &workload {
+            let robots = Robots::parse_with(&file.body.bytes, &options(lib));
+            let rules = robots.rules_for("ExampleBot").unwrap();
+            let before = ALLOCS.load(Ordering::Relaxed);
+            for url in &file.urls {
+                std::hint::black_box(rules.decide(url));
+            }
+            n += ALLOCS.load(Ordering::Relaxed) - before;
+            checks += file.urls.len();
+        }
+        allocs.push(format!(
+            "{}: {n} allocations in {checks} checks",
+            lib.name()
+        ));
+    }
+    report.line("\n### Allocations per check\n");
+    for a in allocs {
+        report.line(format!("- {a}"));
+    }
+    let _ = Duration::ZERO;
+    if let Some(path) = out {
+        std::fs::write(&path, &report.0).unwrap();
+        eprintln!("wrote {path}");
+    }
+}
