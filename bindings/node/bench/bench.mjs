@@ -8,9 +8,11 @@
 // Inputs are read and decoded before any timing; each figure is the best of
 // several timed passes after a warm-up pass. Set ROBOTSTXT_SHARED to the
 // shared directory (default: ../../../shared from this package);
-// BENCH_PASSES sets the number of timed passes (default 5).
+// BENCH_PASSES sets the number of timed passes (default 5). With
+// `--markdown FILE` (`npm run bench -- --markdown FILE`), the figures are
+// also written to FILE as a Markdown section of BENCHMARKS.md (`make bench`).
 
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -21,6 +23,9 @@ import { Robots, version } from '../index.js'
 const here = dirname(fileURLToPath(import.meta.url))
 const shared = resolve(process.env.ROBOTSTXT_SHARED ?? join(here, '..', '..', '..', '..', 'shared'))
 const passes = Number(process.env.BENCH_PASSES ?? 5)
+const markdownAt = process.argv.indexOf('--markdown')
+const markdownFile = markdownAt > 0 ? process.argv[markdownAt + 1] : undefined
+if (markdownAt > 0 && !markdownFile) throw new Error('--markdown needs a file name')
 const workload = JSON.parse(readFileSync(join(shared, 'bench', 'workload.json'), 'utf8'))
 const AGENTS = workload.agents // ExampleBot, Googlebot
 const ORIGIN = workload.origin
@@ -210,3 +215,53 @@ console.log(`   parse throughput            ${ratio(parseOurString, parseTheirs)
 console.log(`   checks, one at a time       ${ratio(oneOurs, oneTheirs)}`)
 console.log(`   checks, batched             ${ratio(batchOurs, oneTheirs)} (filterAllowed), ${ratio(decideOurs, oneTheirs)} (decideMany)`)
 if (sink === 0.5) console.log('') // keep the results alive
+
+// --- Markdown, for BENCHMARKS.md ----------------------------------------------
+
+if (markdownFile) {
+  const rpVersion = robotsParserVersion()
+  const rp = `robots-parser ${rpVersion}`
+  const x = (ours, theirs) => `${fmt(theirs / ours, 1)}×`
+  const md = [
+    '## Node: the binding against robots-parser',
+    '',
+    `robotstxt ${version()} through its napi-rs binding (Node ${process.version}) against ${rp}, in one process on the ` +
+      `shared workload: parse the first \`capped_bytes\` of all ${fmt(buffers.length)} corpus files ` +
+      `(${fmt(totalBytes)} bytes); check ${fmt(sample.length)} files × 20 URLs × ${AGENTS.length} agents ` +
+      `(${AGENTS.join(', ')}), rules parsed and selected beforehand. Each figure is the best of ${passes} timed pass${passes === 1 ? '' : 'es'} ` +
+      'after a warm-up, the libraries taking turns within each pass; ratios are the time of robots-parser ÷ ' +
+      'the time of robotstxt (above 1: robotstxt is faster). Command: `npm run bench` in bindings/node ' +
+      '(`make node-bench`).',
+    '',
+    '### Parse throughput over the corpus',
+    '',
+    `| library | MB/s | time per corpus | vs ${rp} |`,
+    '|---|---:|---:|---:|',
+    `| robotstxt, \`Robots.parse(Buffer)\` | ${fmt(mbps(parseOurBuffer), 1)} | ${fmt(parseOurBuffer / 1e6, 1)} ms | ${x(parseOurBuffer, parseTheirs)} |`,
+    `| robotstxt, \`Robots.parse(string)\` | ${fmt(mbps(parseOurString), 1)} | ${fmt(parseOurString / 1e6, 1)} ms | ${x(parseOurString, parseTheirs)} |`,
+    `| ${rp} (string) | ${fmt(mbps(parseTheirs), 1)} | ${fmt(parseTheirs / 1e6, 1)} ms | |`,
+    '',
+    `### Checks over the whole workload (${fmt(checksPerPass)} per pass)`,
+    '',
+    `| call | ns per check | checks per second | vs ${rp} \`isAllowed\` |`,
+    '|---|---:|---:|---:|',
+    ...[
+      ['robotstxt `isAllowed` (one call per URL)', oneOurs, true],
+      ['robotstxt `filterAllowed` (one call per 20 URLs)', batchOurs, true],
+      ['robotstxt `decideMany` (one call per 20 URLs)', decideOurs, true],
+      [`${rp} \`isAllowed\``, oneTheirs, false]
+    ].map(([name, ns, ours]) => `| ${name} | ${fmt(nsPer(ns))} | ${fmt(perSec(ns))} | ${ours ? x(ns, oneTheirs) : ''} |`),
+    '',
+    `Selecting the rules (\`rulesFor\`, once per file and agent) takes ${fmt(selectNs / (sample.length * AGENTS.length))} ns; ` +
+      `the two libraries' answers agree on ${fmt(100 * agree / checksPerPass, 1)}% of the checks (they read robots.txt differently).`,
+    '',
+    '### Checks by file size (ns per check)',
+    '',
+    `| stratum (capped size) | files | robotstxt \`isAllowed\` | robotstxt \`filterAllowed\` | ${rp} | vs ${rp} (one by one) | vs ${rp} (batched) |`,
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...byStratum.map((s) => `| ${s.name} | ${fmt(s.files)} | ${fmt(s.mine)} | ${fmt(s.batch)} | ${fmt(s.other)} | ${x(s.mine, s.other)} | ${x(s.batch, s.other)} |`),
+    ''
+  ]
+  writeFileSync(markdownFile, md.join('\n'))
+  console.error(`wrote ${markdownFile}`)
+}
