@@ -15,14 +15,19 @@ package robotstxt_test
 // grobotstxt, which has no parse-once API, the body, agent and URL of every
 // check (so its checks include parsing). Set ROBOTSTXT_SHARED to the shared
 // directory (default ../../../shared). After a -bench run, TestMain prints
-// the ratios.
+// the ratios (medians over -count runs), and with ROBOTSTXT_BENCH_MARKDOWN
+// set to a file name also writes them there as a Markdown section of
+// BENCHMARKS.md (`make bench`).
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -153,16 +158,48 @@ func workloadFor(b *testing.B) workload {
 	return w
 }
 
-// results holds the last (longest) run of each benchmark, for the ratios.
+// results holds the final run of each benchmark, one per -count, for the
+// ratios.
 var (
 	resultsMu sync.Mutex
-	results   = map[string]float64{} // "parse/robotstxt" -> ns per op
+	results   = map[string][]float64{} // "BenchmarkParse/robotstxt" -> ns per op, per run
 )
 
+// finalRun tells whether this call of a benchmark function is the one whose
+// figure go test reports: the ramp-up calls of a benchmark without b.Loop
+// (RunParallel) end before -benchtime (or with another N than its "Nx").
+func finalRun(b *testing.B) bool {
+	f := flag.Lookup("test.benchtime")
+	if f == nil {
+		return true
+	}
+	v := f.Value.String()
+	if n, ok := strings.CutSuffix(v, "x"); ok {
+		want, err := strconv.Atoi(n)
+		return err != nil || b.N == want
+	}
+	d, err := time.ParseDuration(v)
+	return err != nil || b.Elapsed() >= d
+}
+
 func record(b *testing.B) {
+	if !finalRun(b) {
+		return
+	}
 	resultsMu.Lock()
 	defer resultsMu.Unlock()
-	results[b.Name()] = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	results[b.Name()] = append(results[b.Name()], float64(b.Elapsed().Nanoseconds())/float64(b.N))
+}
+
+// stat gives the median of a benchmark's runs (the upper middle, as in
+// benches/compare.rs), its minimum and maximum, and whether it ran.
+func stat(name string) (median, lo, hi float64, ok bool) {
+	runs := append([]float64(nil), results[name]...)
+	if len(runs) == 0 {
+		return 0, 0, 0, false
+	}
+	sort.Float64s(runs)
+	return runs[len(runs)/2], runs[0], runs[len(runs)-1], true
 }
 
 var sink int
@@ -318,6 +355,7 @@ func BenchmarkAllowed(b *testing.B) {
 				b.Fatal("disallowed")
 			}
 		}
+		record(b)
 	})
 	b.Run("parallel", func(b *testing.B) { // one Rules shared by every P
 		b.RunParallel(func(pb *testing.PB) {
@@ -327,6 +365,7 @@ func BenchmarkAllowed(b *testing.B) {
 				}
 			}
 		})
+		record(b)
 	})
 	b.Run("decide", func(b *testing.B) {
 		for b.Loop() {
@@ -334,6 +373,7 @@ func BenchmarkAllowed(b *testing.B) {
 				b.Fatal("wrong line")
 			}
 		}
+		record(b)
 	})
 }
 
@@ -354,7 +394,7 @@ func printRatios() {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		ns := results[name]
+		ns, _, _, _ := stat(name)
 		switch {
 		case strings.HasPrefix(name, "BenchmarkParse/"):
 			fmt.Printf("  %-32s %8.1f MB/s  %10v per corpus\n", name, float64(w.parseBytes)/1e6/(ns/1e9), time.Duration(ns).Round(time.Microsecond))
@@ -363,8 +403,8 @@ func printRatios() {
 		}
 	}
 	ratio := func(kind, peer string) {
-		ours, okOurs := results["Benchmark"+kind+"/robotstxt"]
-		theirs, okTheirs := results["Benchmark"+kind+"/"+peer]
+		ours, _, _, okOurs := stat("Benchmark" + kind + "/robotstxt")
+		theirs, _, _, okTheirs := stat("Benchmark" + kind + "/" + peer)
 		if okOurs && okTheirs {
 			fmt.Printf("  %-6s robotstxt vs %-11s %6.1fx faster\n", strings.ToLower(kind), peer, theirs/ours)
 		}
@@ -376,8 +416,152 @@ func printRatios() {
 	}
 }
 
+// moduleVersion is the version of a dependency of this test binary, from
+// its build info or else from go.mod (go test runs in the package directory).
+func moduleVersion(path string) string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == path {
+				return dep.Version
+			}
+		}
+	}
+	if mod, err := os.ReadFile("go.mod"); err == nil {
+		for _, line := range strings.Split(string(mod), "\n") {
+			if fields := strings.Fields(line); len(fields) >= 2 && fields[0] == path {
+				return fields[1]
+			}
+		}
+	}
+	return "?"
+}
+
+// fmtNs formats a time as benches/compare.rs does: ns, µs or ms.
+func fmtNs(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f µs", ns/1e3)
+	default:
+		return fmt.Sprintf("%.0f ns", ns)
+	}
+}
+
+// fmtCount writes n with thousands separators.
+func fmtCount[T int | int64](n T) string {
+	s := strconv.FormatInt(int64(n), 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// writeMarkdown writes the figures of a -bench run as a Markdown section of
+// BENCHMARKS.md to the file named by ROBOTSTXT_BENCH_MARKDOWN.
+func writeMarkdown(path string) error {
+	resultsMu.Lock()
+	defer resultsMu.Unlock()
+	w := load()
+	runs := 0
+	for _, r := range results {
+		runs = max(runs, len(r))
+	}
+	temotoName := "temoto/robotstxt " + moduleVersion("github.com/temoto/robotstxt")
+	grobotName := "jimsmart/grobotstxt " + moduleVersion("github.com/jimsmart/grobotstxt")
+	peers := []struct{ key, name string }{{"temoto", temotoName}, {"grobotstxt", grobotName}}
+	var md strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&md, format, args...) }
+	plural := "s"
+	if runs == 1 {
+		plural = ""
+	}
+	p("## Go: the binding against temoto/robotstxt and jimsmart/grobotstxt\n\n")
+	p("robotstxt %s through its cgo binding (%s, GOMAXPROCS %d) against %s and %s, in one process on the "+
+		"shared workload: parse the first `capped_bytes` of all %s corpus files (%s bytes); check %s files × 20 URLs "+
+		"× %d agents (%s), %s checks per op, rules parsed and selected beforehand. Each library gets its natural "+
+		"input: robotstxt the absolute URL, temoto the path and query (cut beforehand), grobotstxt, which has no "+
+		"parse-once API, the body, agent and URL of every check (its checks include parsing). Each benchmark ran "+
+		"%d time%s (`go test -count`, one library after the other); figures are the median of the runs (min–max), "+
+		"ratios the median time of the peer ÷ that of robotstxt (above 1: robotstxt is faster). Command: "+
+		"`go test -run '^$' -bench . -benchmem` in bindings/go (`make go-bench`).\n",
+		robotstxt.Version(), runtime.Version(), runtime.GOMAXPROCS(0), temotoName, grobotName,
+		fmtCount(len(w.parse)), fmtCount(w.parseBytes), fmtCount(len(w.sample)), len(agents), strings.Join(agents, ", "),
+		fmtCount(w.checks), runs, plural)
+	// spread is " (min–max)" over several runs.
+	spread := func(lo, hi string) string {
+		if runs < 2 {
+			return ""
+		}
+		return " (" + lo + "–" + hi + ")"
+	}
+	table := func(title, unit, kind string, value func(ns float64) float64, format, bare func(float64) string) {
+		if _, _, _, ok := stat("Benchmark" + kind + "/robotstxt"); !ok {
+			return
+		}
+		p("\n### %s\n\n| library | %s |", title, unit)
+		for _, peer := range peers {
+			p(" vs %s |", peer.name)
+		}
+		p("\n|---|---:|---:|---:|\n")
+		ours, _, _, _ := stat("Benchmark" + kind + "/robotstxt")
+		for _, lib := range []struct{ key, name string }{{"robotstxt", "robotstxt"}, peers[0], peers[1]} {
+			m, lo, hi, ok := stat("Benchmark" + kind + "/" + lib.key)
+			if !ok {
+				continue
+			}
+			a, b, c := value(m), value(lo), value(hi)
+			b, c = min(b, c), max(b, c)
+			p("| %s | %s%s |", lib.name, format(a), spread(bare(b), bare(c)))
+			for _, peer := range peers {
+				theirs, _, _, okTheirs := stat("Benchmark" + kind + "/" + peer.key)
+				if lib.key == "robotstxt" && okTheirs {
+					p(" %.1f× |", theirs/ours)
+				} else {
+					p(" |")
+				}
+			}
+			p("\n")
+		}
+	}
+	table("Parse throughput over the corpus", "MB/s", "Parse",
+		func(ns float64) float64 { return float64(w.parseBytes) / 1e6 / (ns / 1e9) },
+		func(x float64) string { return fmt.Sprintf("%.1f MB/s", x) },
+		func(x float64) string { return fmt.Sprintf("%.1f", x) })
+	if _, _, _, ok := stat("BenchmarkParse/grobotstxt"); ok {
+		p("\ngrobotstxt's figure is its parser alone, with callbacks that keep nothing: a lower bound (its matcher parses again for every check).\n")
+	}
+	table(fmt.Sprintf("Checks over the whole workload (%s per op, mean per check)", fmtCount(w.checks)), "time", "Check",
+		func(ns float64) float64 { return ns / float64(w.checks) }, fmtNs, fmtNs)
+	if _, _, _, ok := stat("BenchmarkAllowed/serial"); !ok {
+		return os.WriteFile(path, []byte(md.String()), 0o644)
+	}
+	p("\n### One question to small rules\n\n")
+	p("The practice shop, NimbuBot, `https://bazaar.nimbu.test/prices/today`: the question the C section asks " +
+		"through `robotstxt_rules_can_fetch`; the difference is what cgo and the Go wrapper add.\n\n")
+	p("| call | time per call |\n|---|---:|\n")
+	for _, c := range []struct{ key, name string }{
+		{"serial", "`Rules.Allowed`"},
+		{"parallel", fmt.Sprintf("`Rules.Allowed`, %d goroutines sharing one `Rules` (wall time ÷ calls)", runtime.GOMAXPROCS(0))},
+		{"decide", "`Rules.Decide`"},
+	} {
+		if m, lo, hi, ok := stat("BenchmarkAllowed/" + c.key); ok {
+			p("| %s | %s%s |\n", c.name, fmtNs(m), spread(fmtNs(lo), fmtNs(hi)))
+		}
+	}
+	return os.WriteFile(path, []byte(md.String()), 0o644)
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	printRatios()
+	if path := os.Getenv("ROBOTSTXT_BENCH_MARKDOWN"); path != "" && len(results) > 0 {
+		if err := writeMarkdown(path); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		} else {
+			fmt.Fprintln(os.Stderr, "wrote", path)
+		}
+	}
 	os.Exit(code)
 }
