@@ -1,10 +1,11 @@
 # C: the generated header, librobotstxt.{a,so}, the C test suite (ASan+UBSan,
 # valgrind, static-only link, install + pkg-config), the robotstxt-check
-# CLI and its end-to-end test, `make install`, and the C demo.
+# CLI and its end-to-end test, `make install`, the C demo, and the check
+# benchmark through the C ABI.
 
 .PHONY: header header-check c-lib c-test c-valgrind c-static-test \
 	c-install-test cpp-test cli cli-test c-install demo-c c-tools polite-crawler \
-	polite-crawler-test
+	polite-crawler-test c-bench
 
 CC ?= cc
 CXX ?= c++
@@ -155,6 +156,19 @@ polite-crawler-test: c-lib c-tools
 	$(CC) $(C_FLAGS) $(C_SAN) examples/polite-crawler.c $(C_LIB_A) $(C_NATIVE_LIBS) \
 		-o $(C_OUT)/polite-crawler-asan
 	ASAN_OPTIONS=detect_leaks=1 PYTHON=$(PYTHON) sh tests/c/polite_test.sh $(C_OUT)/polite-crawler-asan
+
+# --- benchmark: the check workload through the C ABI (benches/c/bench_check.c,
+# -O2 against the static library), robotstxt_rules_can_fetch and
+# robotstxt_rules_decide, beside the Rust figures of $(BENCH_DIR)/rust.md
+# (written by `make bench` before this step) to show what the boundary
+# costs per call. Prints Markdown; asserts no time. ---
+
+C_BENCH := $(C_OUT)/bench-check
+
+c-bench: c-lib
+	@mkdir -p $(C_OUT)
+	$(CC) $(C_FLAGS) -O2 benches/c/bench_check.c $(C_LIB_A) $(C_NATIVE_LIBS) -o $(C_BENCH)
+	$(C_BENCH) --rounds $(ROUNDS) --rust $(BENCH_DIR)/rust.md $(if $(BENCH_MD),--out $(BENCH_DIR)/c.md)
 
 # --- install ---
 

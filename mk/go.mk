@@ -40,11 +40,14 @@ go-docs-check:
 	@echo "go-docs-check: docs/go.md shows examples/go/polite as it is, and its example runs"
 
 # Parse throughput and checks per second against temoto/robotstxt and
-# jimsmart/grobotstxt on $(ROBOTSTXT_SHARED)/corpus and bench, with ratios.
+# jimsmart/grobotstxt on $(ROBOTSTXT_SHARED)/corpus and bench, with ratios;
+# GO_BENCH_COUNT runs of each (`make bench` sets ROUNDS), and with BENCH_MD
+# also as Markdown in $(BENCH_DIR)/go.md.
+GO_BENCH_COUNT ?= 1
 go-bench: c-lib
-	cd $(GO_DIR) && $(GO) test -run '^$$' -bench . -benchmem .
-
-bench: go-bench
+	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
+	cd $(GO_DIR) && $(if $(BENCH_MD),ROBOTSTXT_BENCH_MARKDOWN=$(abspath $(BENCH_DIR))/go.md) \
+		$(GO) test -run '^$$' -bench . -benchmem -count=$(GO_BENCH_COUNT) .
 
 # The practice shop (SPEC §9) through the Go binding.
 demo-go: c-lib

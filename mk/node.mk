@@ -49,11 +49,13 @@ node-test: node-build node-generated-check node-lint $(NODE_EXAMPLE_STAMP)
 	cd $(NODE_EXAMPLE) && $(NODE) --test polite-crawler.test.mjs
 
 # Parse throughput and checks per second against robots-parser, on
-# $(ROBOTSTXT_SHARED)/corpus and $(ROBOTSTXT_SHARED)/bench.
+# $(ROBOTSTXT_SHARED)/corpus and $(ROBOTSTXT_SHARED)/bench, best of
+# $(ROUNDS) passes; with BENCH_MD (`make bench`) also as Markdown in
+# $(BENCH_DIR)/node.md.
 node-bench: node-build
-	cd $(NODE_DIR) && $(NPM) run --silent bench
-
-bench: node-bench
+	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
+	cd $(NODE_DIR) && BENCH_PASSES=$(ROUNDS) $(NPM) run --silent bench \
+		$(if $(BENCH_MD),-- --markdown $(abspath $(BENCH_DIR))/node.md)
 
 # The practice shop (SPEC §9) through `import ... from 'robotstxt'`.
 demo-node: node-build $(NODE_EXAMPLE_STAMP)
