@@ -45,6 +45,7 @@ mod error;
 #[allow(unsafe_code)]
 mod ffi;
 mod freshness;
+mod index;
 mod lex;
 mod options;
 mod origin;

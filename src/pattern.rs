@@ -6,8 +6,6 @@
 //! the leftmost placement of each segment leaves the most room for the rest,
 //! so no backtracking is ever needed.
 
-use memchr::memmem;
-
 /// Whether the normalised `pattern` matches the normalised `path`.
 pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
     let (body, anchored) = match pattern.split_last() {
@@ -33,12 +31,29 @@ pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
         if segment.is_empty() {
             continue;
         }
-        match memmem::find(&path[at..], segment) {
+        match find(&path[at..], segment) {
             Some(i) => at += i + segment.len(),
             None => return false,
         }
     }
     true
+}
+
+/// The first occurrence of a non-empty `needle` in `haystack`. Segments
+/// are short and searched once each: finding the first byte with `memchr`
+/// and comparing beats building a `memmem` searcher per call.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, rest) = needle.split_first()?;
+    let last_start = haystack.len().checked_sub(needle.len())?;
+    let mut from = 0;
+    while from <= last_start {
+        let i = from + memchr::memchr(first, &haystack[from..=last_start])?;
+        if haystack[i + 1..].starts_with(rest) {
+            return Some(i);
+        }
+        from = i + 1;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -14,8 +14,8 @@ use crate::{percent, Diagnostic, Error, Options, Profile, Rules};
 /// A byte range of `Inner::text`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Span {
-    start: u32,
-    len: u32,
+    pub start: u32,
+    pub len: u32,
 }
 
 /// One `allow`/`disallow` rule with a non-empty, normalised pattern.

@@ -1,13 +1,13 @@
 //! `Rules`: the compiled matcher for one crawler (§2.2.2): longest match
 //! wins, allow wins ties, and no allocation per question.
 
-use std::cmp::Reverse;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::index::PrefixIndex;
 use crate::rate::RequestRate;
 use crate::robots::{slowest, Inner, Rule};
-use crate::{pattern, percent, url, Profile};
+use crate::{percent, url, Profile};
 
 /// Whether the deciding rule allowed or disallowed, or that none matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,7 +58,7 @@ impl Decision<'_> {
 /// allow before disallow at equal length, file order after that.
 #[derive(Clone, Debug)]
 struct Selection {
-    order: Box<[u32]>,
+    index: PrefixIndex,
     crawl_delay: Option<Duration>,
     request_rate: Option<RequestRate>,
 }
@@ -202,10 +202,8 @@ impl Rules {
     }
 
     fn first_match(&self, part: &Selection, path: &[u8]) -> Option<&Rule> {
-        part.order
-            .iter()
-            .map(|&i| &self.inner.rules[i as usize])
-            .find(|rule| pattern::matches(self.inner.bytes(rule.pattern), path))
+        let id = part.index.best(&self.inner, path)?;
+        Some(&self.inner.rules[id as usize])
     }
 
     fn decision(&self, rule: &Rule) -> Decision<'_> {
@@ -241,7 +239,7 @@ impl Rules {
 
     /// How many rules apply (over all tokens in strictest-of mode).
     pub fn len(&self) -> usize {
-        self.parts.iter().map(|p| p.order.len()).sum()
+        self.parts.iter().map(|p| p.index.len()).sum()
     }
 
     /// Whether no rule applies: everything is allowed.
@@ -261,21 +259,16 @@ fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
             inner.is_global(g)
         }
     });
-    let mut order = Vec::new();
+    let mut ids = Vec::new();
     let mut crawl_delay = None;
     let mut request_rate = None;
     for group in chosen {
-        order.extend(group.rules.clone());
+        ids.extend(group.rules.clone());
         crawl_delay = crawl_delay.max(group.crawl_delay);
         request_rate = slowest(request_rate, group.request_rate);
     }
-    // Longest pattern first; allow wins ties (§2.2.2); then file order.
-    order.sort_by_key(|&i| {
-        let rule = &inner.rules[i as usize];
-        (Reverse(inner.bytes(rule.pattern).len()), !rule.allow)
-    });
     Selection {
-        order: order.into_boxed_slice(),
+        index: PrefixIndex::build(inner, ids.into_iter()),
         crawl_delay,
         request_rate,
     }

@@ -40,7 +40,7 @@ proptest! {
     /// Google profile: patterns and paths compared as given.
     #[test]
     fn google_matches_naive(
-        rules in prop::collection::vec((any::<bool>(), "/[ab*$]{0,7}|[ab*$/]{0,6}"), 0..5),
+        rules in prop::collection::vec((any::<bool>(), "/[ab*$]{0,7}|[ab*$/]{0,6}"), 0..10),
         path in "/([ab*$][ab*$/]{0,9})?",
     ) {
         let robots = Robots::parse_with(body_of(&rules).as_bytes(), &Options::new(Profile::Google));
@@ -56,6 +56,18 @@ proptest! {
         path in "/([ab.][ab/.]{0,9})?",
     ) {
         let robots = Robots::parse(body_of(&rules).as_bytes());
+        let got = robots.rules_for("ExampleBot").unwrap().can_fetch(&path);
+        prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
+    }
+
+    /// Many wildcard rules under few prefixes: the index's automaton
+    /// filter must find the same answer as trying every rule.
+    #[test]
+    fn many_wildcards_match_naive(
+        rules in prop::collection::vec((any::<bool>(), "/[ab]{0,1}\\*[ab*]{1,4}\\$?"), 16..48),
+        path in "/([ab][ab/]{0,11})?",
+    ) {
+        let robots = Robots::parse_with(body_of(&rules).as_bytes(), &Options::new(Profile::Google));
         let got = robots.rules_for("ExampleBot").unwrap().can_fetch(&path);
         prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
     }

@@ -1,0 +1,332 @@
+//! The rule index of one selection (§2.2.2): rules grouped by their literal
+//! prefix (the bytes before the first `*` or the final `$`), prefixes
+//! sorted, each linked to the longest other prefix that begins it.
+//!
+//! A rule can only match a path that starts with its literal prefix. The
+//! prefixes that begin a path form one chain: find the greatest prefix not
+//! above the path with one binary search, then follow the links, keeping
+//! those no longer than the part it shares with the path. Strings between a
+//! prefix of the path and the path itself all start with that prefix, so
+//! the chain holds every candidate. A question costs O(log rules + chain),
+//! not O(rules).
+//!
+//! Many wildcard rules can share one short prefix (`/*.pdf`, `/*?sort=`…).
+//! Under such a prefix an Aho-Corasick automaton over each rule's longest
+//! literal segment finds, in one pass over the path, the few rules that can
+//! match at all.
+
+use std::cmp::Reverse;
+use std::collections::HashMap;
+
+use aho_corasick::AhoCorasick;
+
+use crate::pattern;
+use crate::robots::Inner;
+
+const NONE: u32 = u32::MAX;
+
+/// Below this many keyed wildcard rules under one prefix, trying each is
+/// cheaper than running an automaton.
+const FILTER_FROM: usize = 16;
+
+/// Key ids below this are de-duplicated per question in a stack bit set.
+const SEEN_KEYS: usize = 2048;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// A plain prefix: matches whenever the prefix does.
+    Prefix,
+    /// A prefix ending in `$`: matches the prefix exactly.
+    Exact,
+    /// Has a `*`: the whole pattern must be compared.
+    Wildcard,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    rule: u32,
+    priority: u32,
+    allow: bool,
+    shape: Shape,
+}
+
+impl Candidate {
+    /// Longest pattern first, allow wins ties (§2.2.2), then file order.
+    fn rank(&self) -> (Reverse<u32>, bool, u32) {
+        (Reverse(self.priority), !self.allow, self.rule)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    /// The prefix: a range of `Inner::text`.
+    start: u32,
+    len: u32,
+    /// The entry whose prefix is the longest proper prefix of this one.
+    parent: u32,
+    /// This prefix's rules in `PrefixIndex::candidates`, best rank first
+    /// (without those its filter holds).
+    first: u32,
+    end: u32,
+    /// The entry's filter in `PrefixIndex::filters`, or `NONE`.
+    filter: u32,
+}
+
+/// The wildcard rules under one prefix, found by their longest literal
+/// segment (their key).
+#[derive(Clone, Debug)]
+struct Filter {
+    keys: AhoCorasick,
+    /// Per key id, its rules in `rules`, best rank first.
+    ranges: Box<[(u32, u32)]>,
+    rules: Box<[Candidate]>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PrefixIndex {
+    entries: Box<[Entry]>,
+    candidates: Box<[Candidate]>,
+    filters: Box<[Filter]>,
+}
+
+impl PrefixIndex {
+    pub fn build(inner: &Inner, rules: impl Iterator<Item = u32>) -> PrefixIndex {
+        let mut keyed: Vec<(u32, u32, Candidate)> = rules
+            .map(|id| {
+                let rule = &inner.rules[id as usize];
+                let pattern = inner.bytes(rule.pattern);
+                let (body, anchored) = match pattern.split_last() {
+                    Some((b'$', body)) => (body, true),
+                    _ => (pattern, false),
+                };
+                let star = memchr::memchr(b'*', body);
+                let shape = match (star, anchored) {
+                    (Some(_), _) => Shape::Wildcard,
+                    (None, true) => Shape::Exact,
+                    (None, false) => Shape::Prefix,
+                };
+                let prefix_len = star.unwrap_or(body.len()) as u32;
+                let candidate = Candidate {
+                    rule: id,
+                    priority: pattern.len() as u32,
+                    allow: rule.allow,
+                    shape,
+                };
+                (rule.pattern.start, prefix_len, candidate)
+            })
+            .collect();
+        let prefix = |start: u32, len: u32| &inner.text[start as usize..(start + len) as usize];
+        keyed.sort_by(|a, b| {
+            prefix(a.0, a.1)
+                .cmp(prefix(b.0, b.1))
+                .then(a.2.rank().cmp(&b.2.rank()))
+        });
+
+        let mut entries: Vec<Entry> = Vec::new();
+        let mut chain: Vec<u32> = Vec::new();
+        for (i, &(start, len, _)) in keyed.iter().enumerate() {
+            let i = i as u32;
+            if let Some(last) = entries.last_mut() {
+                if prefix(last.start, last.len) == prefix(start, len) {
+                    last.end = i + 1;
+                    continue;
+                }
+            }
+            // Sorted order puts a prefix before what it begins: the chain of
+            // entries beginning this one is a stack.
+            while let Some(&top) = chain.last() {
+                let t = &entries[top as usize];
+                if prefix(start, len).starts_with(prefix(t.start, t.len)) {
+                    break;
+                }
+                chain.pop();
+            }
+            let parent = chain.last().copied().unwrap_or(NONE);
+            chain.push(entries.len() as u32);
+            entries.push(Entry {
+                start,
+                len,
+                parent,
+                first: i,
+                end: i + 1,
+                filter: NONE,
+            });
+        }
+        let all: Vec<Candidate> = keyed.into_iter().map(|k| k.2).collect();
+        let mut candidates = Vec::with_capacity(all.len());
+        let mut filters = Vec::new();
+        for entry in &mut entries {
+            let own = &all[entry.first as usize..entry.end as usize];
+            let first = candidates.len() as u32;
+            match Filter::build(inner, entry.len as usize, own) {
+                Some((filter, direct)) => {
+                    candidates.extend(direct);
+                    entry.filter = filters.len() as u32;
+                    filters.push(filter);
+                }
+                None => candidates.extend_from_slice(own),
+            }
+            (entry.first, entry.end) = (first, candidates.len() as u32);
+        }
+        PrefixIndex {
+            entries: entries.into_boxed_slice(),
+            candidates: candidates.into_boxed_slice(),
+            filters: filters.into_boxed_slice(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.candidates.len() + self.filters.iter().map(|f| f.rules.len()).sum::<usize>()
+    }
+
+    /// The deciding rule for `path`: its index in `Inner::rules`.
+    pub fn best(&self, inner: &Inner, path: &[u8]) -> Option<u32> {
+        let prefix = |e: &Entry| &inner.text[e.start as usize..(e.start + e.len) as usize];
+        let below = self.entries.partition_point(|e| prefix(e) <= path);
+        let mut at = below.checked_sub(1)? as u32;
+        let shared = common_prefix_len(prefix(&self.entries[at as usize]), path);
+        let mut best: Option<&Candidate> = None;
+        while at != NONE {
+            let entry = &self.entries[at as usize];
+            if entry.len as usize <= shared {
+                let own = &self.candidates[entry.first as usize..entry.end as usize];
+                best = first_match(inner, own, entry.len as usize, path, best);
+                if let Some(filter) = self.filters.get(entry.filter as usize) {
+                    best = filter.best(inner, path, entry.len as usize, best);
+                }
+            }
+            at = entry.parent;
+        }
+        best.map(|c| c.rule)
+    }
+}
+
+/// The first of `candidates` (best rank first) that matches and beats
+/// `best`, or `best`.
+fn first_match<'a>(
+    inner: &Inner,
+    candidates: &'a [Candidate],
+    prefix_len: usize,
+    path: &[u8],
+    best: Option<&'a Candidate>,
+) -> Option<&'a Candidate> {
+    for candidate in candidates {
+        if best.is_some_and(|b| candidate.rank() >= b.rank()) {
+            break;
+        }
+        let matched = match candidate.shape {
+            Shape::Prefix => true,
+            Shape::Exact => path.len() == prefix_len,
+            Shape::Wildcard => {
+                let rule = &inner.rules[candidate.rule as usize];
+                pattern::matches(inner.bytes(rule.pattern), path)
+            }
+        };
+        if matched {
+            return Some(candidate);
+        }
+    }
+    best
+}
+
+impl Filter {
+    /// Splits the rules of one prefix into a filter over the keyed wildcard
+    /// rules and the rest, when there are enough of the former.
+    fn build(
+        inner: &Inner,
+        prefix_len: usize,
+        own: &[Candidate],
+    ) -> Option<(Filter, Vec<Candidate>)> {
+        let segments_of = |c: &Candidate| {
+            let pattern = inner.bytes(inner.rules[c.rule as usize].pattern);
+            let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+            body[prefix_len..]
+                .split(|&b| b == b'*')
+                .filter(|s| !s.is_empty())
+        };
+        let wildcards = || own.iter().filter(|c| c.shape == Shape::Wildcard);
+        if wildcards()
+            .filter(|c| segments_of(c).next().is_some())
+            .count()
+            < FILTER_FROM
+        {
+            return None;
+        }
+        // Every segment of a rule must occur in a path it matches; the key
+        // is the one fewest rules share (then the longest), so that a path
+        // wakes few rules.
+        let mut shared: HashMap<&[u8], u32> = HashMap::new();
+        for c in wildcards() {
+            for segment in segments_of(c) {
+                *shared.entry(segment).or_default() += 1;
+            }
+        }
+        let key_of = |c: &Candidate| -> Option<&[u8]> {
+            if c.shape != Shape::Wildcard {
+                return None;
+            }
+            segments_of(c).min_by_key(|s| (shared[s], Reverse(s.len())))
+        };
+        let mut keyed: Vec<(&[u8], Candidate)> = Vec::new();
+        let mut direct = Vec::new();
+        for c in own {
+            match key_of(c) {
+                Some(key) => keyed.push((key, *c)),
+                None => direct.push(*c),
+            }
+        }
+        keyed.sort_by(|a, b| a.0.cmp(b.0).then(a.1.rank().cmp(&b.1.rank())));
+        let mut keys: Vec<&[u8]> = Vec::new();
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        for (i, (key, _)) in keyed.iter().enumerate() {
+            if keys.last() == Some(key) {
+                ranges.last_mut().expect("pushed with its key").1 += 1;
+            } else {
+                keys.push(key);
+                ranges.push((i as u32, i as u32 + 1));
+            }
+        }
+        let automaton = AhoCorasick::new(&keys).ok()?;
+        let filter = Filter {
+            keys: automaton,
+            ranges: ranges.into_boxed_slice(),
+            rules: keyed.into_iter().map(|k| k.1).collect(),
+        };
+        Some((filter, direct))
+    }
+
+    /// `best` improved by the filtered rules whose key occurs in the path
+    /// after the prefix.
+    fn best<'a>(
+        &'a self,
+        inner: &Inner,
+        path: &[u8],
+        prefix_len: usize,
+        mut best: Option<&'a Candidate>,
+    ) -> Option<&'a Candidate> {
+        let mut seen = [0u64; SEEN_KEYS / 64];
+        for found in self.keys.find_overlapping_iter(&path[prefix_len..]) {
+            let key = found.pattern().as_usize();
+            if let Some(word) = seen.get_mut(key / 64) {
+                let bit = 1u64 << (key % 64);
+                if *word & bit != 0 {
+                    continue;
+                }
+                *word |= bit;
+            }
+            let (first, end) = self.ranges[key];
+            best = first_match(
+                inner,
+                &self.rules[first as usize..end as usize],
+                prefix_len,
+                path,
+                best,
+            );
+        }
+        best
+    }
+}
+
+fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
