@@ -206,7 +206,7 @@ impl Cache {
         let mut guard = self.lock();
         let state = &mut *guard;
         if !state.slots.contains_key(origin.as_bytes()) {
-            self.make_room(state);
+            self.make_room(state, now);
             let slot = Slot {
                 entry: Entry::new(),
                 lease: None,
@@ -270,15 +270,16 @@ impl Cache {
         }
     }
 
-    /// Drops the least recently used origin without a fetch under way.
-    fn make_room(&self, state: &mut State) {
+    /// Drops the least recently used origin without a fetch under way at
+    /// `now` (a lease that has run out is no fetch under way).
+    fn make_room(&self, state: &mut State, now: u64) {
         if state.slots.len() < self.options.capacity {
             return;
         }
         let victim = state
             .slots
             .iter()
-            .filter(|(_, slot)| slot.lease.is_none())
+            .filter(|(_, slot)| slot.lease.is_none_or(|(_, until)| until <= now))
             .min_by_key(|(_, slot)| slot.last_used)
             .map(|(key, _)| key.clone());
         if let Some(key) = victim {
@@ -297,7 +298,7 @@ impl Cache {
         let state = &mut *guard;
         if !state.slots.contains_key(lease.origin.as_bytes()) {
             // Evicted while its lease had run out: keep what was fetched.
-            self.make_room(state);
+            self.make_room(state, now);
             let slot = Slot {
                 entry: Entry::new(),
                 lease: None,

@@ -59,6 +59,9 @@ impl Candidate {
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
+    /// The prefix's first 8 bytes, big-endian, zero-padded: most
+    /// comparisons of the binary search end here.
+    head: u64,
     /// The prefix: a range of `Inner::text`.
     start: u32,
     len: u32,
@@ -144,6 +147,7 @@ impl PrefixIndex {
             let parent = chain.last().copied().unwrap_or(NONE);
             chain.push(entries.len() as u32);
             entries.push(Entry {
+                head: head(prefix(start, len)),
                 start,
                 len,
                 parent,
@@ -182,7 +186,15 @@ impl PrefixIndex {
     /// The deciding rule for `path`: its index in `Inner::rules`.
     pub fn best(&self, inner: &Inner, path: &[u8]) -> Option<u32> {
         let prefix = |e: &Entry| &inner.text[e.start as usize..(e.start + e.len) as usize];
-        let below = self.entries.partition_point(|e| prefix(e) <= path);
+        let path_head = head(path);
+        // Heads that differ order their strings the same way; equal heads
+        // fall back to comparing the bytes.
+        let below = self
+            .entries
+            .partition_point(|e| match e.head.cmp(&path_head) {
+                std::cmp::Ordering::Equal => prefix(e) <= path,
+                order => order.is_lt(),
+            });
         let mut at = below.checked_sub(1)? as u32;
         let shared = common_prefix_len(prefix(&self.entries[at as usize]), path);
         let mut best: Option<&Candidate> = None;
@@ -325,6 +337,14 @@ impl Filter {
         }
         best
     }
+}
+
+/// The first 8 bytes of `s` as a big-endian number, zero-padded.
+fn head(s: &[u8]) -> u64 {
+    let mut bytes = [0u8; 8];
+    let n = s.len().min(8);
+    bytes[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(bytes)
 }
 
 fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {

@@ -74,9 +74,7 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
 /// profile compares paths as given.
 pub(crate) fn path_needs_normalising(profile: Profile, path: &[u8]) -> bool {
     profile == Profile::Rfc9309
-        && path
-            .iter()
-            .any(|&b| b >= 0x80 || matches!(b, b'%' | b'*' | b'$'))
+        && (!path.is_ascii() || memchr::memchr3(b'%', b'*', b'$', path).is_some())
 }
 
 /// Writes the normalised path into `buf`; `None` when it does not fit.

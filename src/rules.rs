@@ -54,8 +54,15 @@ impl Decision<'_> {
     };
 }
 
-/// One selection: the rules of the merged groups, longest pattern first,
-/// allow before disallow at equal length, file order after that.
+/// What decided a question, before it is dressed as a [`Decision`].
+#[derive(Clone, Copy)]
+enum Verdict<'a> {
+    NoMatch,
+    DisallowAll,
+    Rule(&'a Rule),
+}
+
+/// One selection: the rules of the merged groups, indexed for matching.
 #[derive(Clone, Debug)]
 struct Selection {
     index: PrefixIndex,
@@ -133,17 +140,44 @@ impl Rules {
     /// # Ok::<(), robotstxt::Error>(())
     /// ```
     pub fn can_fetch(&self, url: impl AsRef<[u8]>) -> bool {
-        self.decide(url).allowed
+        match self.verdict(url.as_ref()) {
+            Verdict::NoMatch => true,
+            Verdict::DisallowAll => false,
+            Verdict::Rule(rule) => rule.allow,
+        }
     }
 
     /// The answer for `url` and the rule that decided it.
     ///
-    /// Cost: O(path × patterns) at worst, usually one prefix comparison per
-    /// rule until the first match. Allocates nothing, except in the RFC
+    /// Cost: one binary search over the rules' literal prefixes and the few
+    /// rules that share a prefix with the path; O(path × patterns) at worst
+    /// (`*` never backtracks). Allocates nothing, except in the RFC
     /// profile for a URL whose path needs percent-normalising and grows
     /// past 4 KiB on the way (one temporary buffer).
     pub fn decide(&self, url: impl AsRef<[u8]>) -> Decision<'_> {
-        let parts = url::path_of(url.as_ref());
+        match self.verdict(url.as_ref()) {
+            Verdict::NoMatch => Decision::NO_MATCH,
+            Verdict::DisallowAll => Decision {
+                allowed: false,
+                line: 0,
+                kind: DecisionKind::Disallow,
+                pattern: "",
+            },
+            Verdict::Rule(rule) => Decision {
+                allowed: rule.allow,
+                line: rule.line,
+                kind: if rule.allow {
+                    DecisionKind::Allow
+                } else {
+                    DecisionKind::Disallow
+                },
+                pattern: self.inner.pattern(rule),
+            },
+        }
+    }
+
+    fn verdict(&self, url: &[u8]) -> Verdict<'_> {
+        let parts = url::path_of(url);
         let profile = self.inner.profile;
         if !parts.slash && !percent::path_needs_normalising(profile, parts.rest) {
             return self.decide_path(parts.rest);
@@ -163,7 +197,7 @@ impl Rules {
     }
 
     #[inline(never)]
-    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Decision<'_> {
+    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Verdict<'_> {
         let (head, tail) = buf.split_at_mut(usize::from(parts.slash));
         head.fill(b'/');
         let n = match self.inner.profile {
@@ -177,46 +211,27 @@ impl Rules {
         self.decide_path(&buf[..len])
     }
 
-    fn decide_path(&self, path: &[u8]) -> Decision<'_> {
+    fn decide_path(&self, path: &[u8]) -> Verdict<'_> {
         // §2.2.2: /robots.txt is implicitly allowed (RFC profile only).
         if self.inner.profile == Profile::Rfc9309 && path == b"/robots.txt" {
-            return Decision::NO_MATCH;
+            return Verdict::NoMatch;
         }
         if self.blanket == Some(false) {
-            return Decision {
-                allowed: false,
-                line: 0,
-                kind: DecisionKind::Disallow,
-                pattern: "",
-            };
+            return Verdict::DisallowAll;
         }
         let mut first_allow = None;
         for part in self.parts.iter() {
-            match self.first_match(part, path) {
-                Some(rule) if !rule.allow => return self.decision(rule),
-                Some(rule) => first_allow = first_allow.or(Some(rule)),
+            match part.index.best(&self.inner, path) {
+                Some(id) if !self.inner.rules[id as usize].allow => {
+                    return Verdict::Rule(&self.inner.rules[id as usize]);
+                }
+                Some(id) => first_allow = first_allow.or(Some(id)),
                 None => {}
             }
         }
-        first_allow.map_or(Decision::NO_MATCH, |rule| self.decision(rule))
-    }
-
-    fn first_match(&self, part: &Selection, path: &[u8]) -> Option<&Rule> {
-        let id = part.index.best(&self.inner, path)?;
-        Some(&self.inner.rules[id as usize])
-    }
-
-    fn decision(&self, rule: &Rule) -> Decision<'_> {
-        Decision {
-            allowed: rule.allow,
-            line: rule.line,
-            kind: if rule.allow {
-                DecisionKind::Allow
-            } else {
-                DecisionKind::Disallow
-            },
-            pattern: self.inner.pattern(rule),
-        }
+        first_allow.map_or(Verdict::NoMatch, |id| {
+            Verdict::Rule(&self.inner.rules[id as usize])
+        })
     }
 
     /// The crawl delay: the largest valid `crawl-delay` of the selected

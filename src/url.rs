@@ -9,11 +9,22 @@ pub(crate) struct PathParts<'a> {
     pub rest: &'a [u8],
 }
 
-fn find_any(s: &[u8], from: usize, set: &[u8]) -> Option<usize> {
-    s.get(from..)?
-        .iter()
-        .position(|b| set.contains(b))
-        .map(|i| i + from)
+/// The first `/`, `?` or `;` at or after `from`.
+fn find_path_start(s: &[u8], from: usize) -> Option<usize> {
+    memchr::memchr3(b'/', b'?', b';', s.get(from..)?).map(|i| i + from)
+}
+
+/// Where `://` starts: a `:` followed by `//`.
+fn find_scheme_end(s: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b':', &s[from..]) {
+        let at = from + i;
+        if s[at + 1..].starts_with(b"//") {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 pub(crate) fn path_of(url: &[u8]) -> PathParts<'_> {
@@ -23,15 +34,15 @@ pub(crate) fn path_of(url: &[u8]) -> PathParts<'_> {
     };
     // A leading `//` (scheme-relative URL) is skipped.
     let start = if url.starts_with(b"//") { 2 } else { 0 };
-    let early_path = find_any(url, start, b"/?;");
-    let scheme_end = memchr::memmem::find(&url[start..], b"://").map(|i| i + start);
+    let early_path = find_path_start(url, start);
+    let scheme_end = find_scheme_end(&url[start..]).map(|i| i + start);
     // `://` ends a scheme only when no path, params or query start before it.
     let authority = match (scheme_end, early_path) {
         (Some(end), Some(p)) if p < end => start,
         (Some(end), _) => end + 3,
         (None, _) => start,
     };
-    let Some(path_start) = find_any(url, authority, b"/?;") else {
+    let Some(path_start) = find_path_start(url, authority) else {
         return ROOT;
     };
     let hash = memchr::memchr(b'#', &url[start..]).map(|i| i + start);
