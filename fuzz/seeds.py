@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Seed corpora for the fuzz targets (`make fuzz-seeds`).
+
+    seeds.py SHARED_CORPUS_FILES VECTORS_DIR OUT_DIR
+
+Writes OUT_DIR/<target>/<sha1> (fuzz/corpus/ is not committed):
+
+- parse: every body of tests/vectors/*.json and a fixed sample of the real
+  files in SHARED_CORPUS_FILES (every 25th by name); seeds of at most
+  16 KiB only, so the fuzzer stays fast (large bodies and the parse limit
+  are the targets' own business, and tests/bad_input.rs's);
+- matching: the same bodies in the target's "arbitrary" mode (a 0 byte,
+  the body, then a token line and a URL line from the vector's checks),
+  and a few inputs for its "generated" mode;
+- cache, ffi: deterministic pseudo-random bytes (their inputs are call
+  sequences, not files).
+
+Deterministic: the same inputs give the same seeds.
+"""
+
+import hashlib
+import json
+import os
+import random
+import sys
+
+MAX_SEED = 16 * 1024
+SAMPLE_EVERY = 25
+
+
+def as_bytes(value):
+    """A vector's body or URL: a string, or a list of text, hex and repeat parts."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, list):
+        out = b""
+        for part in value:
+            if "text" in part:
+                out += part["text"].encode("utf-8")
+            elif "hex" in part:
+                out += bytes.fromhex(part["hex"])
+            elif "repeat" in part:
+                out += part["repeat"].encode("utf-8") * int(part["times"])
+        return out
+    return None
+
+
+def write(out_dir, target, data):
+    folder = os.path.join(out_dir, target)
+    os.makedirs(folder, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def vector_cases(vectors_dir):
+    for name in sorted(os.listdir(vectors_dir)):
+        if not name.endswith(".json"):
+            continue
+        with open(os.path.join(vectors_dir, name), encoding="utf-8") as f:
+            doc = json.load(f)
+        for case in doc.get("cases", []):
+            body = as_bytes(case.get("body"))
+            if body is None:
+                continue
+            token = case.get("token") or (case.get("tokens") or ["ExampleBot"])[0]
+            checks = [c for c in case.get("checks", []) if isinstance(c, dict)]
+            urls = [as_bytes(c.get("url") or c.get("url_parts")) for c in checks]
+            yield body, as_bytes(token) or b"", [u for u in urls if u is not None] or [b"/"]
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    files_dir, vectors_dir, out_dir = sys.argv[1:]
+    counts = {}
+
+    def add(target, data):
+        if len(data) > MAX_SEED:
+            return
+        write(out_dir, target, data)
+        counts[target] = counts.get(target, 0) + 1
+
+    for body, token, urls in vector_cases(vectors_dir):
+        add("parse", body)
+        for url in urls[:3]:
+            add("matching", b"\x00" + body + b"\n" + token + b"\n" + url)
+
+    names = sorted(os.listdir(files_dir)) if os.path.isdir(files_dir) else []
+    for i, name in enumerate(names):
+        if i % SAMPLE_EVERY:
+            continue
+        path = os.path.join(files_dir, name)
+        if os.path.getsize(path) > MAX_SEED:
+            continue
+        with open(path, "rb") as f:
+            body = f.read()
+        add("parse", body)
+        add("matching", b"\x00" + body + b"\nGooglebot\n/search?q=1")
+
+    rng = random.Random(9309)
+    for _ in range(64):
+        add("matching", bytes([rng.randrange(0, 256, 2) + 1]) + rng.randbytes(rng.randrange(8, 96)))
+        add("cache", rng.randbytes(rng.randrange(16, 512)))
+        add("ffi", rng.randbytes(rng.randrange(16, 1024)))
+
+    for target in ("parse", "matching", "cache", "ffi"):
+        print(f"fuzz seeds: {counts.get(target, 0)} for {target} in {os.path.join(out_dir, target)}")
+
+
+if __name__ == "__main__":
+    main()
