@@ -32,10 +32,13 @@ rust-lint:
 rust-test:
 	$(CARGO) test --release
 
-# The side-by-side Rust harness, benches/compare.rs.
+# The side-by-side Rust harness, benches/compare.rs; RUST_BENCH_EXE runs a
+# harness built beforehand instead (as `make bench` does).
+RUST_BENCH_EXE ?=
 rust-bench:
 	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
-	$(CARGO) bench --bench compare -- --rounds $(ROUNDS) $(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/rust.md)
+	$(or $(RUST_BENCH_EXE),$(CARGO) bench --bench compare --) --rounds $(ROUNDS) \
+		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/rust.md)
 
 include $(wildcard mk/*.mk)
 
@@ -51,10 +54,15 @@ demo: $(DEMO_STEPS)
 BENCH_STEPS := rust c node go
 
 # What the steps run, built back to back first, so that all four measure
-# the same tree; the steps then skip c-lib and node-build (-o), and
-# cargo bench finds its harness up to date.
+# the same tree: the steps then skip c-lib and node-build (-o) and run a
+# copy of the Rust harness. The checksums tell whether the libraries were
+# rebuilt under the run all the same (someone building in the same tree).
 bench-build: c-lib node-build
-	$(CARGO) bench --bench compare --no-run
+	@mkdir -p $(BENCH_DIR)
+	exe=$$($(CARGO) bench --bench compare --no-run --message-format=json-render-diagnostics \
+		| sed -n 's/.*"executable":"\([^"]*\)".*/\1/p'); \
+		test -n "$$exe" && cp "$$exe" $(BENCH_DIR)/compare
+	sha256sum $(C_LIB_A) $(NODE_DIR)/*.node > $(BENCH_DIR)/built.sha256
 BENCH_STEP = $(MAKE) --no-print-directory -o c-lib -o node-build BENCH_MD=1
 
 # Appends one line to $(BENCH_DIR)/samples: the step, the wall clock (s), the
@@ -91,6 +99,8 @@ END {
 		printf "**The machine was busy with other work during this run: the figures are noisy.** Ratios within one table come from the same round (Rust, C) or the same pass (Node) and hold better than absolute times (Go runs one library after the other: its ratios are the noisiest); figures from different sections ran minutes apart and compare only roughly.\n"
 	else
 		printf "The machine was otherwise quiet during this run.\n"
+	if (rebuilt)
+		printf "\n**The library was rebuilt while this ran (the tree changed under it): the sections may measure different code.**\n"
 }
 endef
 export BENCH_HEADER_AWK
@@ -100,7 +110,7 @@ bench:
 	@$(call bench_sample,start)
 	$(MAKE) --no-print-directory bench-build
 	@$(call bench_sample,build)
-	$(BENCH_STEP) rust-bench
+	$(BENCH_STEP) rust-bench RUST_BENCH_EXE=$(BENCH_DIR)/compare
 	@$(call bench_sample,rust)
 	$(BENCH_STEP) c-bench
 	@$(call bench_sample,c)
@@ -108,7 +118,9 @@ bench:
 	@$(call bench_sample,node)
 	$(BENCH_STEP) go-bench GO_BENCH_COUNT=$(ROUNDS)
 	@$(call bench_sample,go)
+	@sha256sum --quiet -c $(BENCH_DIR)/built.sha256 > /dev/null 2>&1 || touch $(BENCH_DIR)/rebuilt
 	@awk -v tck="$$(getconf CLK_TCK)" -v nproc="$$(nproc)" -v rounds="$(ROUNDS)" \
+		-v rebuilt="$$(test -e $(BENCH_DIR)/rebuilt && echo 1)" \
 		-v model="$$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" \
 		-v kernel="$$(uname -sr)" -v date="$$(date -u '+%Y-%m-%d %H:%M UTC')" \
 		"$$BENCH_HEADER_AWK" \
