@@ -67,7 +67,16 @@ fn normalise(profile: Profile, s: &[u8], in_path: bool, mut out: impl FnMut(u8))
 
 /// Appends the normalised pattern for `value` to `out`.
 pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8>) {
-    normalise(profile, value, false, |b| out.push(b));
+    // Most patterns are plain ASCII with no escape and no inner `$`: copy.
+    let inner = &value[..value.len().saturating_sub(1)];
+    let plain = value.is_ascii()
+        && memchr::memchr(b'%', value).is_none()
+        && (profile == Profile::Google || memchr::memchr(b'$', inner).is_none());
+    if plain {
+        out.extend_from_slice(value);
+    } else {
+        normalise(profile, value, false, |b| out.push(b));
+    }
 }
 
 /// Whether the RFC path normalisation could change `path`. The Google

@@ -145,9 +145,17 @@ pub(crate) fn read(line: &[u8], profile: Profile, typos: bool) -> Option<Record<
         return Some(invalid);
     }
     let value = trim(profile, value);
+    // The longest known key has 12 bytes: lower-case that much once, then
+    // compare plainly, only with keys of the same first letter.
+    let mut lower = [0u8; 12];
+    let n = key.len().min(lower.len());
+    lower[..n].copy_from_slice(&key[..n]);
+    lower.make_ascii_lowercase();
+    let lower = &lower[..n];
     let (kind, typo) = KEYS
         .iter()
-        .find(|(name, _, typo)| (typos || !typo) && starts_with_ignore_case(key, name))
+        .filter(|(name, _, _)| name[0] == lower[0])
+        .find(|(name, _, typo)| (typos || !typo) && lower.starts_with(name))
         .map_or((LineKind::Unknown, false), |&(_, kind, typo)| (kind, typo));
     Some(Record {
         kind,
@@ -155,10 +163,6 @@ pub(crate) fn read(line: &[u8], profile: Profile, typos: bool) -> Option<Record<
         typo,
         missing_colon,
     })
-}
-
-fn starts_with_ignore_case(s: &[u8], prefix: &[u8]) -> bool {
-    s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
 #[cfg(test)]
