@@ -35,5 +35,6 @@ const char *last_error(void);
 void run_api_tests(size_t *passed, size_t *failed);
 void run_vector_tests(size_t *passed, size_t *failed);
 void run_cache_tests(size_t *passed, size_t *failed);
+void run_bad_input_tests(size_t *passed, size_t *failed);
 
 #endif
