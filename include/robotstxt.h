@@ -61,7 +61,7 @@
  *
  * Link with `pkg-config --cflags --libs robotstxt`, or vendor librobotstxt.a
  * and add the system libraries Rust's standard library needs (on Linux:
- * -lgcc_s -lutil -lrt -lpthread -lm -ldl). See docs/c.md.
+ * -lgcc_s -lutil -lrt -lpthread -lm -ldl). See the C section of README.md.
  */
 
 #ifndef ROBOTSTXT_H

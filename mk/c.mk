@@ -106,11 +106,11 @@ c-static-test: c-lib
 	@! ldd $(C_OUT)/static/example | grep -q robotstxt \
 		|| { echo "example links a robotstxt shared object" >&2; exit 1; }
 	$(C_OUT)/static/example
-	sed -n '/^```c$$/,/^```$$/p' docs/c.md | sed '1d;$$d' > $(C_OUT)/static/doc_example.c
+	sed -n '/^```c$$/,/^```$$/p' README.md | sed '1d;$$d' > $(C_OUT)/static/doc_example.c
 	$(CC) $(C_WARN) -I$(C_OUT)/static $(C_OUT)/static/doc_example.c -L$(C_OUT)/static -lrobotstxt \
 		$(C_NATIVE_LIBS) -o $(C_OUT)/static/doc_example
 	$(C_OUT)/static/doc_example
-	@echo "c-static-test: the examples (tests/c/example.c, docs/c.md) linked against librobotstxt.a alone and ran"
+	@echo "c-static-test: the examples (tests/c/example.c, README.md) linked against librobotstxt.a alone and ran"
 
 # `make install` into a scratch prefix, then build the example with
 # pkg-config against the installed shared library and run it.

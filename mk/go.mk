@@ -24,20 +24,20 @@ go-test: c-lib
 	$(MAKE) --no-print-directory go-docs-check
 	@echo "go-test: vet, go test -race (and with GOGC=1 GODEBUG=cgocheck=1) passed in $(GO_DIR) and $(GO_EXAMPLES), gofmt clean"
 
-# docs/go.md shows the polite crawler as it is in examples/go (fails when
+# README.md shows the polite crawler as it is in examples/go (fails when
 # they drift apart), and its complete example builds and runs.
 GO_DOCS := build/go/docs
 go-docs-check:
 	@rm -rf $(GO_DOCS) && mkdir -p $(GO_DOCS)/example
-	@sed -n '/^```go polite$$/,/^```$$/p' docs/go.md | sed '1d;$$d' > $(GO_DOCS)/polite.go
+	@sed -n '/^```go polite$$/,/^```$$/p' README.md | sed '1d;$$d' > $(GO_DOCS)/polite.go
 	@diff -u $(GO_EXAMPLES)/polite/polite.go $(GO_DOCS)/polite.go \
-		|| { echo "docs/go.md: the polite crawler differs from $(GO_EXAMPLES)/polite/polite.go" >&2; exit 1; }
-	@sed -n '/^```go example$$/,/^```$$/p' docs/go.md | sed '1d;$$d' > $(GO_DOCS)/example/main.go
+		|| { echo "README.md: the polite crawler differs from $(GO_EXAMPLES)/polite/polite.go" >&2; exit 1; }
+	@sed -n '/^```go example$$/,/^```$$/p' README.md | sed '1d;$$d' > $(GO_DOCS)/example/main.go
 	@printf 'module example\n\ngo 1.24\n\nrequire robotstxt.dev/go/robotstxt v0.0.0\n\nreplace robotstxt.dev/go/robotstxt => %s\n' \
 		"$(abspath $(GO_DIR))" > $(GO_DOCS)/example/go.mod
 	@cp $(GO_EXAMPLES)/go.sum $(GO_DOCS)/example/go.sum
 	cd $(GO_DOCS)/example && $(GO) vet . && $(GO) run .
-	@echo "go-docs-check: docs/go.md shows examples/go/polite as it is, and its example runs"
+	@echo "go-docs-check: README.md shows examples/go/polite as it is, and its example runs"
 
 # Parse throughput and checks per second against temoto/robotstxt and
 # jimsmart/grobotstxt on $(ROBOTSTXT_SHARED)/corpus and bench, with ratios;

@@ -92,11 +92,12 @@ test('the polite crawler against two local sites', { timeout: 40_000 }, async ()
   }
 })
 
-test('docs/node.md shows the crawler as it is', () => {
+test('the README shows the crawler as it is', () => {
   const code = readFileSync(join(here, 'polite-crawler.mjs'), 'utf8')
   const body = code.slice(code.indexOf('import '))
-  const docs = readFileSync(join(here, '..', '..', 'docs', 'node.md'), 'utf8')
-  const section = docs.slice(docs.indexOf('### Polite crawler'))
+  const readme = readFileSync(join(here, '..', '..', 'README.md'), 'utf8')
+  const node = readme.slice(readme.indexOf('\n## Node.js'))
+  const section = node.slice(node.indexOf('### Polite crawler'))
   const shown = /```js\n([\s\S]*?)```/.exec(section)[1]
   assert.equal(shown, body)
   assert.ok(code.trimEnd().split('\n').length <= 30, 'more than 30 lines')
