@@ -56,7 +56,8 @@ BENCH_STEPS := rust c node go
 # What the steps run, built back to back first, so that all four measure
 # the same tree: the steps then skip c-lib and node-build (-o) and run a
 # copy of the Rust harness. The checksums tell whether the libraries were
-# rebuilt under the run all the same (someone building in the same tree).
+# rebuilt under the run all the same (someone building in the same tree),
+# and during which step.
 bench-build: c-lib node-build
 	@mkdir -p $(BENCH_DIR)
 	exe=$$($(CARGO) bench --bench compare --no-run --message-format=json-render-diagnostics \
@@ -69,10 +70,14 @@ BENCH_STEP = $(MAKE) --no-print-directory -o c-lib -o node-build BENCH_MD=1
 # busy CPU ticks of the whole machine (/proc/stat: user, nice, system, irq,
 # softirq, steal), the CPU ticks of this make's finished children, the
 # 1-minute load average. The difference tells how much other work ran.
+# Then, once bench-build has run, appends the step to $(BENCH_DIR)/rebuilt
+# if the libraries no longer match their checksums.
 bench_sample = echo $(1) $$(date +%s.%N) \
 	$$(awk '/^cpu /{ print $$2 + $$3 + $$4 + $$7 + $$8 + $$9 }' /proc/stat) \
 	$$(awk '{ print $$16 + $$17 }' /proc/$$PPID/stat) $$(cut -d' ' -f1 /proc/loadavg) \
-	>> $(BENCH_DIR)/samples
+	>> $(BENCH_DIR)/samples; \
+	test ! -e $(BENCH_DIR)/built.sha256 || sha256sum --quiet -c $(BENCH_DIR)/built.sha256 \
+	> /dev/null 2>&1 || echo $(1) >> $(BENCH_DIR)/rebuilt
 
 # The header of BENCHMARKS.md, from the samples.
 define BENCH_HEADER_AWK
@@ -99,8 +104,8 @@ END {
 		printf "**The machine was busy with other work during this run: the figures are noisy.** Ratios within one table come from the same round (Rust, C) or the same pass (Node) and hold better than absolute times (Go runs one library after the other: its ratios are the noisiest); figures from different sections ran minutes apart and compare only roughly.\n"
 	else
 		printf "The machine was otherwise quiet during this run.\n"
-	if (rebuilt)
-		printf "\n**The library was rebuilt while this ran (the tree changed under it): the sections may measure different code.**\n"
+	if (rebuilt != "")
+		printf "\n**Other work in this tree rebuilt the libraries during the %s step: from that step on, the figures may come from newer code than those before it.**\n", name[rebuilt]
 }
 endef
 export BENCH_HEADER_AWK
@@ -118,9 +123,8 @@ bench:
 	@$(call bench_sample,node)
 	$(BENCH_STEP) go-bench GO_BENCH_COUNT=$(ROUNDS)
 	@$(call bench_sample,go)
-	@sha256sum --quiet -c $(BENCH_DIR)/built.sha256 > /dev/null 2>&1 || touch $(BENCH_DIR)/rebuilt
 	@awk -v tck="$$(getconf CLK_TCK)" -v nproc="$$(nproc)" -v rounds="$(ROUNDS)" \
-		-v rebuilt="$$(test -e $(BENCH_DIR)/rebuilt && echo 1)" \
+		-v rebuilt="$$(head -n 1 $(BENCH_DIR)/rebuilt 2>/dev/null)" \
 		-v model="$$(lscpu | sed -n 's/^Model name: *//p' | head -n 1)" \
 		-v kernel="$$(uname -sr)" -v date="$$(date -u '+%Y-%m-%d %H:%M UTC')" \
 		"$$BENCH_HEADER_AWK" \
