@@ -112,7 +112,7 @@ impl PrefixIndex {
                 let candidate = Candidate {
                     rule: id,
                     priority: pattern.len() as u32,
-                    allow: rule.allow,
+                    allow: rule.allow(),
                     shape,
                 };
                 (rule.pattern.start, prefix_len, candidate)

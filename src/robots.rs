@@ -18,12 +18,34 @@ pub(crate) struct Span {
     pub len: u32,
 }
 
-/// One `allow`/`disallow` rule with a non-empty, normalised pattern.
+/// One `allow`/`disallow` rule with a non-empty, normalised pattern: 12
+/// bytes, since a large file holds tens of thousands.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Rule {
     pub pattern: Span,
-    pub line: u32,
-    pub allow: bool,
+    /// The line number, with `ALLOW` set for an allow rule. The parse limit
+    /// keeps line numbers far below 2^31.
+    line_and_kind: u32,
+}
+
+impl Rule {
+    const ALLOW: u32 = 1 << 31;
+
+    pub fn new(pattern: Span, line: u32, allow: bool) -> Rule {
+        let kind = if allow { Rule::ALLOW } else { 0 };
+        Rule {
+            pattern,
+            line_and_kind: (line & !Rule::ALLOW) | kind,
+        }
+    }
+
+    pub fn line(&self) -> u32 {
+        self.line_and_kind & !Rule::ALLOW
+    }
+
+    pub fn allow(&self) -> bool {
+        self.line_and_kind & Rule::ALLOW != 0
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -32,16 +54,33 @@ pub(crate) enum Agent {
     Token(Span),
 }
 
+const NO_DELAY: u64 = u64::MAX;
+
 /// Consecutive `user-agent` lines and the records that follow them.
 #[derive(Clone, Debug)]
 pub(crate) struct Group {
     pub agents: Range<u32>,
     pub rules: Range<u32>,
-    pub crawl_delay: Option<Duration>,
+    /// The largest valid crawl delay, in nanoseconds (`NO_DELAY`: none):
+    /// half the size of an `Option<Duration>`.
+    crawl_delay_ns: u64,
     pub request_rate: Option<RequestRate>,
     /// An `allow` or `disallow` line (even an empty one) was seen: the next
     /// `user-agent` line starts a new group.
     closed: bool,
+}
+
+impl Group {
+    pub fn crawl_delay(&self) -> Option<Duration> {
+        (self.crawl_delay_ns != NO_DELAY).then(|| Duration::from_nanos(self.crawl_delay_ns))
+    }
+
+    fn add_crawl_delay(&mut self, delay: Option<Duration>) {
+        if let Some(delay) = delay.max(self.crawl_delay()) {
+            // MAX_DELAY (a year) fits in u64 nanoseconds.
+            self.crawl_delay_ns = u64::try_from(delay.as_nanos()).unwrap_or(NO_DELAY - 1);
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -272,7 +311,7 @@ impl Builder {
                 let delay = rate::parse_crawl_delay(value);
                 diagnostic.invalid_value = delay.is_none();
                 match self.groups.last_mut() {
-                    Some(group) => group.crawl_delay = group.crawl_delay.max(delay),
+                    Some(group) => group.add_crawl_delay(delay),
                     None => diagnostic.outside_group = true,
                 }
             }
@@ -303,7 +342,7 @@ impl Builder {
             self.groups.push(Group {
                 agents: a..a,
                 rules: r..r,
-                crawl_delay: None,
+                crawl_delay_ns: NO_DELAY,
                 request_rate: None,
                 closed: false,
             });
@@ -322,11 +361,7 @@ impl Builder {
         let start = self.text.len();
         percent::normalise_pattern(self.profile, value, &mut self.text);
         let pattern = self.span_from(start);
-        self.push_rule(Rule {
-            pattern,
-            line,
-            allow,
-        });
+        self.push_rule(Rule::new(pattern, line, allow));
         if allow && self.profile == Profile::Google {
             // Google deviation: `allow: /dir/index.htm…` also allows `/dir/`
             // exactly, as if `allow: /dir/$` were written.
@@ -337,11 +372,7 @@ impl Builder {
                     self.text.extend_from_within(start..=start + slash);
                     self.text.push(b'$');
                     let pattern = self.span_from(extra);
-                    self.push_rule(Rule {
-                        pattern,
-                        line,
-                        allow,
-                    });
+                    self.push_rule(Rule::new(pattern, line, allow));
                 }
             }
         }

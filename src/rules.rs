@@ -143,7 +143,7 @@ impl Rules {
         match self.verdict(url.as_ref()) {
             Verdict::NoMatch => true,
             Verdict::DisallowAll => false,
-            Verdict::Rule(rule) => rule.allow,
+            Verdict::Rule(rule) => rule.allow(),
         }
     }
 
@@ -164,9 +164,9 @@ impl Rules {
                 pattern: "",
             },
             Verdict::Rule(rule) => Decision {
-                allowed: rule.allow,
-                line: rule.line,
-                kind: if rule.allow {
+                allowed: rule.allow(),
+                line: rule.line(),
+                kind: if rule.allow() {
                     DecisionKind::Allow
                 } else {
                     DecisionKind::Disallow
@@ -222,7 +222,7 @@ impl Rules {
         let mut first_allow = None;
         for part in self.parts.iter() {
             match part.index.best(&self.inner, path) {
-                Some(id) if !self.inner.rules[id as usize].allow => {
+                Some(id) if !self.inner.rules[id as usize].allow() => {
                     return Verdict::Rule(&self.inner.rules[id as usize]);
                 }
                 Some(id) => first_allow = first_allow.or(Some(id)),
@@ -279,7 +279,7 @@ fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
     let mut request_rate = None;
     for group in chosen {
         ids.extend(group.rules.clone());
-        crawl_delay = crawl_delay.max(group.crawl_delay);
+        crawl_delay = crawl_delay.max(group.crawl_delay());
         request_rate = slowest(request_rate, group.request_rate);
     }
     Selection {
