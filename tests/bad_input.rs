@@ -553,17 +553,6 @@ fn an_expired_lease_does_not_pin_its_origin() {
 
 #[test]
 fn worst_case_costs() {
-    fn median(mut f: impl FnMut()) -> Duration {
-        let mut times: Vec<Duration> = (0..11)
-            .map(|_| {
-                let start = Instant::now();
-                f();
-                start.elapsed()
-            })
-            .collect();
-        times.sort();
-        times[times.len() / 2]
-    }
     let stars = format!("User-agent: *\nDisallow: {}\n", many_stars());
     let mut rules100k = String::from("User-agent: *\n");
     for i in 0..100_000 {
@@ -575,10 +564,13 @@ fn worst_case_costs() {
     let almost = format!("/{}{}", "a".repeat(4_999), "b".repeat(1_000_000));
     let raw = [b"/a".as_slice(), &[0xff; 1_000_000]].concat();
     let largest = common::read("files/7cb5e464a2e6d26b.txt");
+    let (twice, holds_all) = rules_twice();
     for profile in PROFILES {
         let opts = raised(profile, 1 << 22);
         let star_rules = rules(&Robots::parse_with(stars.as_bytes(), &opts));
         let many_rules = rules(&Robots::parse_with(rules100k.as_bytes(), &opts));
+        let twice_rules = rules(&parse(twice.as_bytes(), profile));
+        let short = &holds_all[..2_048];
         let name = profile.name();
         let lines = [
             (
@@ -596,6 +588,10 @@ fn worst_case_costs() {
             (
                 "check: 100,000 rules, last rule matches",
                 median(|| assert!(!many_rules.can_fetch("/p99999/x"))),
+            ),
+            (
+                "check: 19,600 rules `/*qN*qN` (500 KiB), the URL's first 2 KiB",
+                median(|| assert!(twice_rules.can_fetch(short))),
             ),
             (
                 "check: 1 MB of bytes >= 0x80 (RFC encodes to 3 MB)",
@@ -619,5 +615,54 @@ fn worst_case_costs() {
         for (what, took) in lines {
             println!("worst case [{name}] {what}: {took:?}");
         }
+    }
+}
+
+fn median(f: impl FnMut()) -> Duration {
+    median_of(11, f)
+}
+
+fn median_of(n: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..n)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// The O(path × patterns) bound at its worst within the default parse
+/// limit: ~19,600 rules `/*qNNNNN*qNNNNN` (500 KiB), and a 118 KB URL that
+/// holds every qNNNNN once, so that every rule finds its first segment and
+/// then looks for the second all the way to the end of the URL.
+fn rules_twice() -> (String, String) {
+    let mut twice = String::from("User-agent: *\n");
+    let mut holds_all = String::from("/");
+    for i in 0.. {
+        let line = format!("Disallow: /*q{i:05}*q{i:05}\n");
+        if twice.len() + line.len() > MIN_PARSE_LIMIT {
+            break;
+        }
+        twice += &line;
+        holds_all += &format!("q{i:05}");
+    }
+    (twice, holds_all)
+}
+
+/// Seconds per check: run by `make worst-case` only (`--include-ignored`).
+#[test]
+#[ignore = "takes seconds: make worst-case runs it"]
+fn worst_case_quadratic() {
+    let (twice, holds_all) = rules_twice();
+    for profile in PROFILES {
+        let r = rules(&parse(twice.as_bytes(), profile));
+        let took = median_of(1, || assert!(r.can_fetch(&holds_all)));
+        println!(
+            "worst case [{}] check: 19,600 rules `/*qN*qN` (500 KiB), a 118 KB URL holding every qN: {took:?}",
+            profile.name()
+        );
     }
 }
