@@ -250,10 +250,12 @@ fn generated(mode: u8, input: &[u8]) {
         16,
     ));
     path.truncate(40);
+    // A path that starts with `//` is a scheme-relative URL, not a path
+    // (SPEC §4): it goes after a host.
     let url = match path_bytes.first().map(|b| b % 3) {
-        Some(1) => [&b"https://example.com"[..], &path].concat(),
         Some(2) => [&b"//example.com"[..], &path].concat(),
-        _ => path.clone(),
+        Some(0) | None if !path.starts_with(b"//") => path.clone(),
+        _ => [&b"https://example.com"[..], &path].concat(),
     };
 
     let robots = Robots::parse_with(&text, &Options::new(profile));
