@@ -124,7 +124,7 @@ unsafe fn text<'a>(s: robotstxt_str, name: &'static str) -> Outcome<&'a [u8]> {
 /// Unless NULL, `ptr` must point to a live `T` for `'a`.
 unsafe fn handle<'a, T>(ptr: *const T, name: &'static str) -> Outcome<&'a T> {
     // SAFETY: forwarded to the caller.
-    unsafe { ptr.as_ref() }.ok_or(Failure::null(name))
+    unsafe { ptr.as_ref() }.ok_or_else(|| Failure::null(name))
 }
 
 /// Borrows a handle passed by pointer, for a call that changes it.
@@ -134,7 +134,7 @@ unsafe fn handle<'a, T>(ptr: *const T, name: &'static str) -> Outcome<&'a T> {
 /// during `'a`.
 unsafe fn handle_mut<'a, T>(ptr: *mut T, name: &'static str) -> Outcome<&'a mut T> {
     // SAFETY: forwarded to the caller.
-    unsafe { ptr.as_mut() }.ok_or(Failure::null(name))
+    unsafe { ptr.as_mut() }.ok_or_else(|| Failure::null(name))
 }
 
 /// An out-pointer checked for NULL. Checking every output before writing
@@ -143,7 +143,7 @@ struct Out<T>(NonNull<T>);
 
 impl<T> Out<T> {
     fn new(ptr: *mut T, name: &'static str) -> Outcome<Out<T>> {
-        NonNull::new(ptr).map(Out).ok_or(Failure::null(name))
+        NonNull::new(ptr).map(Out).ok_or_else(|| Failure::null(name))
     }
 
     /// An optional output: NULL means the caller does not want it.
