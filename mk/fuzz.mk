@@ -11,6 +11,7 @@
 # fuzz-smoke-<target> is not .PHONY: make looks up no pattern rule for those.
 .PHONY: fuzz-tools fuzz-seeds fuzz-build fuzz-smoke fuzz
 
+PYTHON ?= python3
 FUZZ_TARGETS := parse matching cache ffi
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?= parse
