@@ -143,7 +143,9 @@ struct Out<T>(NonNull<T>);
 
 impl<T> Out<T> {
     fn new(ptr: *mut T, name: &'static str) -> Outcome<Out<T>> {
-        NonNull::new(ptr).map(Out).ok_or_else(|| Failure::null(name))
+        NonNull::new(ptr)
+            .map(Out)
+            .ok_or_else(|| Failure::null(name))
     }
 
     /// An optional output: NULL means the caller does not want it.
