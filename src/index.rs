@@ -5,7 +5,7 @@
 //! A rule can only match a path that starts with its literal prefix. The
 //! prefixes that begin a path form one chain: find the greatest prefix not
 //! above the path with one binary search, then follow the links, keeping
-//! those no longer than the part it shares with the path. Strings between a
+//! those that begin the path. Strings between a
 //! prefix of the path and the path itself all start with that prefix, so
 //! the chain holds every candidate. A question costs O(log rules + chain),
 //! not O(rules).
@@ -196,11 +196,14 @@ impl PrefixIndex {
                 order => order.is_lt(),
             });
         let mut at = below.checked_sub(1)? as u32;
-        let shared = common_prefix_len(prefix(&self.entries[at as usize]), path);
         let mut best: Option<&Candidate> = None;
+        // Once one entry of the chain begins the path, so do all its
+        // parents: they begin it.
+        let mut begins_path = false;
         while at != NONE {
             let entry = &self.entries[at as usize];
-            if entry.len as usize <= shared {
+            begins_path = begins_path || path.starts_with(prefix(entry));
+            if begins_path {
                 let own = &self.candidates[entry.first as usize..entry.end as usize];
                 best = first_match(inner, own, entry.len as usize, path, best);
                 if let Some(filter) = self.filters.get(entry.filter as usize) {
@@ -345,8 +348,4 @@ fn head(s: &[u8]) -> u64 {
     let n = s.len().min(8);
     bytes[..n].copy_from_slice(&s[..n]);
     u64::from_be_bytes(bytes)
-}
-
-fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
 }
