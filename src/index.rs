@@ -20,7 +20,7 @@ use std::collections::HashMap;
 
 use aho_corasick::AhoCorasick;
 
-use crate::pattern;
+use crate::pattern::Globs;
 use crate::robots::Inner;
 
 const NONE: u32 = u32::MAX;
@@ -38,8 +38,8 @@ enum Shape {
     Prefix,
     /// A prefix ending in `$`: matches the prefix exactly.
     Exact,
-    /// Has a `*`: the whole pattern must be compared.
-    Wildcard,
+    /// Has a `*`: its glob in `PrefixIndex::globs` must match too.
+    Wildcard(u32),
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -90,10 +90,12 @@ pub(crate) struct PrefixIndex {
     entries: Box<[Entry]>,
     candidates: Box<[Candidate]>,
     filters: Box<[Filter]>,
+    globs: Globs,
 }
 
 impl PrefixIndex {
     pub fn build(inner: &Inner, rules: impl Iterator<Item = u32>) -> PrefixIndex {
+        let mut globs = Globs::default();
         let mut keyed: Vec<(u32, u32, Candidate)> = rules
             .map(|id| {
                 let rule = &inner.rules[id as usize];
@@ -104,7 +106,9 @@ impl PrefixIndex {
                 };
                 let star = memchr::memchr(b'*', body);
                 let shape = match (star, anchored) {
-                    (Some(_), _) => Shape::Wildcard,
+                    (Some(star), _) => {
+                        Shape::Wildcard(globs.add(pattern, rule.pattern.start, star))
+                    }
                     (None, true) => Shape::Exact,
                     (None, false) => Shape::Prefix,
                 };
@@ -176,6 +180,7 @@ impl PrefixIndex {
             entries: entries.into_boxed_slice(),
             candidates: candidates.into_boxed_slice(),
             filters: filters.into_boxed_slice(),
+            globs,
         }
     }
 
@@ -205,43 +210,41 @@ impl PrefixIndex {
             begins_path = begins_path || path.starts_with(prefix(entry));
             if begins_path {
                 let own = &self.candidates[entry.first as usize..entry.end as usize];
-                best = first_match(inner, own, entry.len as usize, path, best);
+                best = self.first_match(inner, own, entry.len as usize, path, best);
                 if let Some(filter) = self.filters.get(entry.filter as usize) {
-                    best = filter.best(inner, path, entry.len as usize, best);
+                    best = filter.best(self, inner, path, entry.len as usize, best);
                 }
             }
             at = entry.parent;
         }
         best.map(|c| c.rule)
     }
-}
 
-/// The first of `candidates` (best rank first) that matches and beats
-/// `best`, or `best`.
-fn first_match<'a>(
-    inner: &Inner,
-    candidates: &'a [Candidate],
-    prefix_len: usize,
-    path: &[u8],
-    best: Option<&'a Candidate>,
-) -> Option<&'a Candidate> {
-    for candidate in candidates {
-        if best.is_some_and(|b| candidate.rank() >= b.rank()) {
-            break;
-        }
-        let matched = match candidate.shape {
-            Shape::Prefix => true,
-            Shape::Exact => path.len() == prefix_len,
-            Shape::Wildcard => {
-                let rule = &inner.rules[candidate.rule as usize];
-                pattern::matches(inner.bytes(rule.pattern), path)
+    /// The first of `candidates` (best rank first) that matches and beats
+    /// `best`, or `best`.
+    fn first_match<'a>(
+        &self,
+        inner: &Inner,
+        candidates: &'a [Candidate],
+        prefix_len: usize,
+        path: &[u8],
+        best: Option<&'a Candidate>,
+    ) -> Option<&'a Candidate> {
+        for candidate in candidates {
+            if best.is_some_and(|b| candidate.rank() >= b.rank()) {
+                break;
             }
-        };
-        if matched {
-            return Some(candidate);
+            let matched = match candidate.shape {
+                Shape::Prefix => true,
+                Shape::Exact => path.len() == prefix_len,
+                Shape::Wildcard(glob) => self.globs.matches(glob, &inner.text, path, prefix_len),
+            };
+            if matched {
+                return Some(candidate);
+            }
         }
+        best
     }
-    best
 }
 
 impl Filter {
@@ -259,7 +262,7 @@ impl Filter {
                 .split(|&b| b == b'*')
                 .filter(|s| !s.is_empty())
         };
-        let wildcards = || own.iter().filter(|c| c.shape == Shape::Wildcard);
+        let wildcards = || own.iter().filter(|c| matches!(c.shape, Shape::Wildcard(_)));
         if wildcards()
             .filter(|c| segments_of(c).next().is_some())
             .count()
@@ -277,7 +280,7 @@ impl Filter {
             }
         }
         let key_of = |c: &Candidate| -> Option<&[u8]> {
-            if c.shape != Shape::Wildcard {
+            if !matches!(c.shape, Shape::Wildcard(_)) {
                 return None;
             }
             segments_of(c).min_by_key(|s| (shared[s], Reverse(s.len())))
@@ -314,6 +317,7 @@ impl Filter {
     /// after the prefix.
     fn best<'a>(
         &'a self,
+        index: &PrefixIndex,
         inner: &Inner,
         path: &[u8],
         prefix_len: usize,
@@ -330,7 +334,7 @@ impl Filter {
                 *word |= bit;
             }
             let (first, end) = self.ranges[key];
-            best = first_match(
+            best = index.first_match(
                 inner,
                 &self.rules[first as usize..end as usize],
                 prefix_len,

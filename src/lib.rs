@@ -56,6 +56,9 @@ mod rate;
 mod record;
 mod robots;
 mod rules;
+// SSE2 loads and compares (x86_64 only), each bounds-checked.
+#[allow(unsafe_code)]
+mod scan;
 mod url;
 
 pub use access::{Access, AccessPolicy, Disposition};

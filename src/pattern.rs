@@ -6,54 +6,91 @@
 //! the leftmost placement of each segment leaves the most room for the rest,
 //! so no backtracking is ever needed.
 
+use crate::scan;
+
 /// Whether the normalised `pattern` matches the normalised `path`.
+#[cfg(test)]
 pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
-    let (body, anchored) = match pattern.split_last() {
-        Some((b'$', body)) => (body, true),
-        _ => (pattern, false),
+    let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    let Some(star) = body.iter().position(|&b| b == b'*') else {
+        return if body.len() < pattern.len() {
+            path == body
+        } else {
+            path.starts_with(body)
+        };
     };
-    let mut segments = body.split(|&b| b == b'*');
-    let first = segments.next().unwrap_or_default();
-    if !path.starts_with(first) {
-        return false;
-    }
-    let mut at = first.len();
-    let mut segments = segments.peekable();
-    if segments.peek().is_none() {
-        return !anchored || path.len() == at;
-    }
-    while let Some(segment) = segments.next() {
-        let last = segments.peek().is_none();
-        if last && anchored {
-            // The final segment must end the path, after what came before.
-            return path.len() - at >= segment.len() && path.ends_with(segment);
-        }
-        if segment.is_empty() {
-            continue;
-        }
-        match find(&path[at..], segment) {
-            Some(i) => at += i + segment.len(),
-            None => return false,
-        }
-    }
-    true
+    let mut globs = Globs::default();
+    let id = globs.add(pattern, 0, star);
+    path.starts_with(&body[..star]) && globs.matches(id, pattern, path, star)
 }
 
-/// The first occurrence of a non-empty `needle` in `haystack`. Segments
-/// are short and searched once each: finding the first byte with `memchr`
-/// and comparing beats building a `memmem` searcher per call.
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    let (&first, rest) = needle.split_first()?;
-    let last_start = haystack.len().checked_sub(needle.len())?;
-    let mut from = 0;
-    while from <= last_start {
-        let i = from + memchr::memchr(first, &haystack[from..=last_start])?;
-        if haystack[i + 1..].starts_with(rest) {
-            return Some(i);
+/// Wildcard patterns compiled once for matching: per pattern, the
+/// non-empty segments between its `*`s after its literal prefix, as ranges
+/// of the text the patterns live in.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Globs {
+    globs: Vec<Glob>,
+    segments: Vec<(u32, u32)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Glob {
+    /// Its segments in `Globs::segments`.
+    first: u32,
+    end: u32,
+    /// The last segment must end the path (a final `$` not after a `*`).
+    anchored: bool,
+    /// The shortest path it can match: prefix and segments.
+    min_len: u32,
+}
+
+impl Globs {
+    /// Compiles `pattern`, found at `offset` in the text, whose first `*` is
+    /// at `prefix_len`; returns its id.
+    pub fn add(&mut self, pattern: &[u8], offset: u32, prefix_len: usize) -> u32 {
+        let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+        let first = self.segments.len() as u32;
+        let mut min_len = prefix_len as u32;
+        let mut at = prefix_len;
+        for segment in body[prefix_len..].split(|&b| b == b'*') {
+            if !segment.is_empty() {
+                self.segments
+                    .push((offset + at as u32, segment.len() as u32));
+                min_len += segment.len() as u32;
+            }
+            at += segment.len() + 1;
         }
-        from = i + 1;
+        self.globs.push(Glob {
+            first,
+            end: self.segments.len() as u32,
+            anchored: body.len() < pattern.len() && !body.ends_with(b"*"),
+            min_len,
+        });
+        self.globs.len() as u32 - 1
     }
-    None
+
+    /// Whether glob `id` matches `path`, whose first `prefix_len` bytes are
+    /// known to be the glob's literal prefix.
+    pub fn matches(&self, id: u32, text: &[u8], path: &[u8], prefix_len: usize) -> bool {
+        let glob = self.globs[id as usize];
+        if path.len() < glob.min_len as usize {
+            return false;
+        }
+        let segments = &self.segments[glob.first as usize..glob.end as usize];
+        let mut at = prefix_len;
+        for (i, &(start, len)) in segments.iter().enumerate() {
+            let segment = &text[start as usize..(start + len) as usize];
+            if glob.anchored && i + 1 == segments.len() {
+                // The final segment must end the path, after what came before.
+                return path.len() - at >= segment.len() && path.ends_with(segment);
+            }
+            match scan::find(&path[at..], segment) {
+                Some(found) => at += found + segment.len(),
+                None => return false,
+            }
+        }
+        true
+    }
 }
 
 #[cfg(test)]
@@ -78,6 +115,12 @@ mod tests {
             ("/a*ab$", "/ab", false),
             ("/**x", "/yx", true),
             ("/x*", "/x", true),
+            ("/a*b*$", "/axbyy", true),
+            ("/a*b$", "/axbyy", false),
+            ("/a*b*c", "/abc", true),
+            ("/*.php$", "/.php", true),
+            ("/*.php$", "/.ph", false),
+            ("/a", "/ab", true),
         ] {
             assert_eq!(
                 matches(pattern.as_bytes(), path.as_bytes()),

@@ -79,13 +79,6 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
     }
 }
 
-/// Whether the RFC path normalisation could change `path`. The Google
-/// profile compares paths as given.
-pub(crate) fn path_needs_normalising(profile: Profile, path: &[u8]) -> bool {
-    profile == Profile::Rfc9309
-        && (!path.is_ascii() || memchr::memchr3(b'%', b'*', b'$', path).is_some())
-}
-
 /// Writes the normalised path into `buf`; `None` when it does not fit.
 pub(crate) fn normalise_path_into(profile: Profile, path: &[u8], buf: &mut [u8]) -> Option<usize> {
     let mut len = 0;

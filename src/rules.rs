@@ -179,36 +179,43 @@ impl Rules {
     fn verdict(&self, url: &[u8]) -> Verdict<'_> {
         let parts = url::path_of(url);
         let profile = self.inner.profile;
-        if !parts.slash && !percent::path_needs_normalising(profile, parts.rest) {
+        let rewrite = profile == Profile::Rfc9309 && parts.escapable;
+        if !parts.slash && !rewrite {
             return self.decide_path(parts.rest);
+        }
+        // Most rewritten paths fit a small stack buffer: try it before
+        // measuring the rewrite.
+        if let Some(verdict) = self.decide_rewritten(parts, &mut [0; 256]) {
+            return verdict;
         }
         let len = usize::from(parts.slash)
             + match profile {
                 Profile::Rfc9309 => percent::normalised_path_len(profile, parts.rest),
                 Profile::Google => parts.rest.len(),
             };
-        if len <= 256 {
-            self.decide_rewritten(parts, &mut [0; 256])
-        } else if len <= 4096 {
+        let verdict = if len <= 4096 {
             self.decide_rewritten(parts, &mut [0; 4096])
         } else {
             self.decide_rewritten(parts, &mut vec![0; len])
-        }
+        };
+        verdict.expect("the buffer fits the rewritten path")
     }
 
+    /// `None` when the rewritten path does not fit `buf`.
     #[inline(never)]
-    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Verdict<'_> {
+    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Option<Verdict<'_>> {
         let (head, tail) = buf.split_at_mut(usize::from(parts.slash));
         head.fill(b'/');
         let n = match self.inner.profile {
-            Profile::Rfc9309 => percent::normalise_path_into(Profile::Rfc9309, parts.rest, tail),
+            Profile::Rfc9309 => percent::normalise_path_into(Profile::Rfc9309, parts.rest, tail)?,
             Profile::Google => {
-                tail[..parts.rest.len()].copy_from_slice(parts.rest);
-                Some(parts.rest.len())
+                tail.get_mut(..parts.rest.len())?
+                    .copy_from_slice(parts.rest);
+                parts.rest.len()
             }
         };
-        let len = head.len() + n.unwrap_or(0);
-        self.decide_path(&buf[..len])
+        let len = head.len() + n;
+        Some(self.decide_path(&buf[..len]))
     }
 
     fn decide_path(&self, path: &[u8]) -> Verdict<'_> {

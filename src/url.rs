@@ -1,5 +1,10 @@
 //! URL → path, params and query, cut the way Google's library cuts them
 //! (SPEC §4). The fragment is dropped; an empty path is `/`.
+//!
+//! One pass over the URL, 16 bytes at a time (see `scan`): a check cuts
+//! every URL it is given, and most are short.
+
+use crate::scan::{self, Block};
 
 /// The part of a URL that rules match: `slash` says a `/` goes in front of
 /// `rest` (the URL's path started with `?` or `;`).
@@ -7,52 +12,77 @@
 pub(crate) struct PathParts<'a> {
     pub slash: bool,
     pub rest: &'a [u8],
+    /// `rest` holds a byte the RFC profile rewrites before matching: `%`,
+    /// `*`, `$` or a byte ≥ 0x80 (see `percent`).
+    pub escapable: bool,
 }
 
-/// The first `/`, `?` or `;` at or after `from`.
-fn find_path_start(s: &[u8], from: usize) -> Option<usize> {
-    memchr::memchr3(b'/', b'?', b';', s.get(from..)?).map(|i| i + from)
-}
-
-/// Where `://` starts: a `:` followed by `//`.
-fn find_scheme_end(s: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = memchr::memchr(b':', &s[from..]) {
-        let at = from + i;
-        if s[at + 1..].starts_with(b"//") {
-            return Some(at);
+/// The first `/`, `?`, `;`, `:` or `#` at or after `from`.
+fn find_delimiter(s: &[u8], mut from: usize) -> Option<usize> {
+    while from < s.len() {
+        let block = Block::load(s, from);
+        let found = block.equal(b'/')
+            | block.equal(b'?')
+            | block.equal(b';')
+            | block.equal(b':')
+            | block.equal(b'#');
+        if found != 0 {
+            return Some(from + scan::first(found));
         }
-        from = at + 1;
+        from += scan::WIDTH;
     }
     None
+}
+
+/// The end of the path at `from` (its `#` or the end of `s`), and whether
+/// it holds an escapable byte.
+fn path_end(s: &[u8], mut from: usize) -> (usize, bool) {
+    let mut escapable = 0;
+    while from < s.len() {
+        let block = Block::load(s, from);
+        let special = block.equal(b'%') | block.equal(b'*') | block.equal(b'$') | block.high();
+        let hash = block.equal(b'#');
+        if hash != 0 {
+            // Only the bytes before the `#` count.
+            escapable |= special & ((hash & hash.wrapping_neg()) - 1);
+            return (from + scan::first(hash), escapable != 0);
+        }
+        escapable |= special;
+        from += scan::WIDTH;
+    }
+    (s.len(), escapable != 0)
 }
 
 pub(crate) fn path_of(url: &[u8]) -> PathParts<'_> {
     const ROOT: PathParts<'static> = PathParts {
         slash: false,
         rest: b"/",
+        escapable: false,
     };
     // A leading `//` (scheme-relative URL) is skipped.
-    let start = if url.starts_with(b"//") { 2 } else { 0 };
-    let early_path = find_path_start(url, start);
-    let scheme_end = find_scheme_end(&url[start..]).map(|i| i + start);
-    // `://` ends a scheme only when no path, params or query start before it.
-    let authority = match (scheme_end, early_path) {
-        (Some(end), Some(p)) if p < end => start,
-        (Some(end), _) => end + 3,
-        (None, _) => start,
+    let mut at = if url.starts_with(b"//") { 2 } else { 0 };
+    // `://` ends a scheme only when no path, params or query start before
+    // it; a `#` before the path leaves the path empty.
+    let mut scheme_ended = false;
+    let path_start = loop {
+        let Some(i) = find_delimiter(url, at) else {
+            return ROOT;
+        };
+        match url[i] {
+            b'#' => return ROOT,
+            b':' if !scheme_ended && url[i + 1..].starts_with(b"//") => {
+                at = i + 3;
+                scheme_ended = true;
+            }
+            b':' => at = i + 1,
+            _ => break i,
+        }
     };
-    let Some(path_start) = find_path_start(url, authority) else {
-        return ROOT;
-    };
-    let hash = memchr::memchr(b'#', &url[start..]).map(|i| i + start);
-    if hash.is_some_and(|h| h < path_start) {
-        return ROOT;
-    }
-    let rest = &url[path_start..hash.unwrap_or(url.len())];
+    let (end, escapable) = path_end(url, path_start);
     PathParts {
         slash: url[path_start] != b'/',
-        rest,
+        rest: &url[path_start..end],
+        escapable,
     }
 }
 
@@ -82,8 +112,21 @@ mod tests {
             ("/a/http://b/c", "/a/http://b/c"),
             ("http://h/a#b/c", "/a"),
             ("/", "/"),
+            ("host:8080/a", "/a"),
+            ("a#b://c/d", "/"),
+            ("http://h:80/x", "/x"),
+            ("//h:1//p", "//p"),
         ] {
             assert_eq!(cut(url), want, "{url}");
         }
+    }
+
+    #[test]
+    fn escapable_bytes_are_noted_before_the_fragment_only() {
+        assert!(!path_of(b"http://h/a/b?c=d").escapable);
+        assert!(path_of(b"http://h/a%2F").escapable);
+        assert!(path_of(b"/a*").escapable);
+        assert!(path_of("/ツ".as_bytes()).escapable);
+        assert!(!path_of(b"http://h%/a#%*$").escapable);
     }
 }

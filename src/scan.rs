@@ -1,0 +1,180 @@
+//! Byte searches over the short texts a check scans (one URL, the rest of
+//! a path after a pattern's prefix), 16 bytes a step. For texts this short
+//! the fixed cost of a `memchr` call outweighs its speed; one SSE2 load and
+//! a compare per byte sought is cheaper.
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::{
+    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
+};
+
+/// Bytes per step.
+pub(crate) const WIDTH: usize = 16;
+
+/// Up to 16 bytes of a text, from some offset; bit `i` of every mask is
+/// byte `offset + i`, and no bit is set past the text's end.
+pub(crate) struct Block {
+    #[cfg(target_arch = "x86_64")]
+    bytes: __m128i,
+    #[cfg(not(target_arch = "x86_64"))]
+    bytes: [u8; WIDTH],
+    /// Bytes loaded before the offset (the block was read from further
+    /// back to stay inside the text): shifted out of every mask.
+    skip: u32,
+}
+
+impl Block {
+    /// The bytes of `s` from `at` (`at < s.len()`).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn load(s: &[u8], at: usize) -> Block {
+        debug_assert!(at < s.len());
+        let (bytes, skip) = if let Some(chunk) = s.get(at..at + WIDTH) {
+            (load16(chunk), 0)
+        } else if let Some(last) = s.len().checked_sub(WIDTH) {
+            // The last 16 bytes; those before `at` are shifted out.
+            (load16(&s[last..]), (at - last) as u32)
+        } else {
+            // A text shorter than 16 bytes: built in a register, no copy.
+            let lo = word(s.get(at..).unwrap_or_default());
+            let hi = word(s.get(at + 8..).unwrap_or_default());
+            // SAFETY: SSE2 is part of x86_64.
+            (unsafe { _mm_set_epi64x(hi as i64, lo as i64) }, 0)
+        };
+        Block { bytes, skip }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub fn load(s: &[u8], at: usize) -> Block {
+        let mut bytes = [0u8; WIDTH];
+        let rest = &s[at..s.len().min(at + WIDTH)];
+        bytes[..rest.len()].copy_from_slice(rest);
+        Block { bytes, skip: 0 }
+    }
+
+    /// The bytes equal to `b`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn equal(&self, b: u8) -> u32 {
+        // SAFETY: SSE2 is part of x86_64; no memory is touched.
+        let mask = unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(self.bytes, _mm_set1_epi8(b as i8))) };
+        (mask as u32) >> self.skip
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub fn equal(&self, b: u8) -> u32 {
+        self.mask(|x| x == b)
+    }
+
+    /// The bytes ≥ 0x80.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn high(&self) -> u32 {
+        // SAFETY: SSE2 is part of x86_64; no memory is touched.
+        let mask = unsafe { _mm_movemask_epi8(self.bytes) };
+        (mask as u32) >> self.skip
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub fn high(&self) -> u32 {
+        self.mask(|x| x >= 0x80)
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn mask(&self, test: impl Fn(u8) -> bool) -> u32 {
+        // Zero padding is never sought, and ≥ 0x80 never pads.
+        self.bytes
+            .iter()
+            .enumerate()
+            .fold(0, |m, (i, &x)| m | u32::from(test(x) && x != 0) << i)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn load16(chunk: &[u8]) -> __m128i {
+    assert!(chunk.len() >= WIDTH);
+    // SAFETY: 16 readable bytes, checked above; SSE2 is part of x86_64.
+    unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) }
+}
+
+/// Up to 8 bytes of `s`, little-endian, zero-padded.
+#[cfg(target_arch = "x86_64")]
+fn word(s: &[u8]) -> u64 {
+    s.iter()
+        .take(8)
+        .rev()
+        .fold(0, |w, &b| w << 8 | u64::from(b))
+}
+
+/// The index of the lowest set bit of `mask` (non-zero).
+pub(crate) fn first(mask: u32) -> usize {
+    mask.trailing_zeros() as usize
+}
+
+/// The first occurrence of a non-empty `needle` in `haystack`.
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&head, rest) = needle.split_first()?;
+    let last_start = haystack.len().checked_sub(needle.len())?;
+    let mut at = 0;
+    while at <= last_start {
+        let mut heads = Block::load(haystack, at).equal(head);
+        while heads != 0 {
+            let i = at + first(heads);
+            if i > last_start {
+                return None;
+            }
+            if haystack[i + 1..].starts_with(rest) {
+                return Some(i);
+            }
+            heads &= heads - 1;
+        }
+        at += WIDTH;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_cover_the_text_from_the_offset_only() {
+        let texts: [&[u8]; 3] = [
+            b"a/b\xC3/",
+            b"0123456/89a/cd\xFFf/h",
+            b"/////////////////////",
+        ];
+        for s in texts {
+            for at in 0..s.len() {
+                let block = Block::load(s, at);
+                let mut slash = 0;
+                let mut high = 0;
+                for (i, &b) in s[at..].iter().take(WIDTH).enumerate() {
+                    slash |= u32::from(b == b'/') << i;
+                    high |= u32::from(b >= 0x80) << i;
+                }
+                assert_eq!(block.equal(b'/'), slash, "{s:?} at {at}");
+                assert_eq!(block.high(), high, "{s:?} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_agrees_with_a_window_search() {
+        let hay = b"/abab/aab/ababx/ab$/a/abab/aab/ababx/ab$/a";
+        for from in 0..hay.len() {
+            for len in 1..5 {
+                for start in 0..hay.len() - len {
+                    let needle = &hay[start..start + len];
+                    let hay = &hay[from..];
+                    let want = hay.windows(len).position(|w| w == needle);
+                    assert_eq!(find(hay, needle), want, "{needle:?} in {hay:?}");
+                }
+            }
+        }
+    }
+}
