@@ -17,9 +17,6 @@ mod common;
 #[path = "../fuzz/common/naive.rs"]
 mod naive;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use robotstxt::{
@@ -28,48 +25,10 @@ use robotstxt::{
     MAX_PARSE_LIMIT, MIN_PARSE_LIMIT,
 };
 
-// --- counting allocations on this thread (a check allocates nothing) ---
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-// SAFETY: forwards to the system allocator; only counts.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use common::counting::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Runs `f`, returning its result and how many allocations it made on
-/// this thread.
-fn allocations<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    let out = f();
-    COUNTING.with(|c| c.set(false));
-    (out, ALLOCATIONS.load(Ordering::Relaxed) - before)
-}
 
 const PROFILES: [Profile; 2] = [Profile::Rfc9309, Profile::Google];
 

@@ -3,57 +3,18 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use robotstxt::{Options, Profile, Robots};
 
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-thread_local! {
-    static COUNTING: Cell<bool> = const { Cell::new(false) };
-}
-
-// SAFETY: forwards to the system allocator; only counts.
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        if COUNTING.with(Cell::get) {
-            ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        }
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use common::counting::{allocations, Counting};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-/// Allocations made by `f` on this thread.
-fn allocations_in(f: impl FnOnce()) -> usize {
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    COUNTING.with(|c| c.set(true));
-    f();
-    COUNTING.with(|c| c.set(false));
-    ALLOCATIONS.load(Ordering::Relaxed) - before
-}
 
 #[test]
 fn questions_allocate_nothing() {
     // The counter works: a selection allocates.
     let probe = Robots::parse(b"User-agent: *\nDisallow: /x\n");
-    assert!(allocations_in(|| drop(std::hint::black_box(probe.rules_for("a").unwrap()))) > 0);
+    assert!(allocations(|| drop(std::hint::black_box(probe.rules_for("a").unwrap()))).1 > 0);
 
     let mut workload = common::check_workload();
     workload.extend(common::worst_cases());
@@ -71,7 +32,7 @@ fn questions_allocate_nothing() {
             for agent in ["ExampleBot", "Googlebot"] {
                 let rules = robots.rules_for(agent).unwrap();
                 let mut allowed = 0;
-                let n = allocations_in(|| {
+                let ((), n) = allocations(|| {
                     for url in urls.iter().chain(&extra) {
                         allowed += usize::from(rules.can_fetch(url));
                         allowed += rules.decide(url).line as usize;

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+pub mod counting;
+
 /// `../shared`, or `$ROBOTSTXT_SHARED`.
 pub fn shared() -> PathBuf {
     match std::env::var_os("ROBOTSTXT_SHARED") {
