@@ -335,19 +335,18 @@ func TestBadInputNilClosedAndTwice(t *testing.T) {
 		call func()
 		want string
 	}{
-		"Robots.Sitemaps after Close": {func() { robots.Sitemaps() }, "*Robots used after Close"},
-		"Rules.Allowed after Close":   {func() { rules.Allowed("/") }, "*Rules used after Close"},
-		"Cache.Lookup after Close":    {func() { _, _ = cache.Lookup("https://a.test/", "ExampleBot", now, robotstxt.WaitForFetch) }, "*Cache used after Close"},
-		"Pacer.Reserve after Close":   {func() { _, _, _ = pacer.Reserve("a.test", now) }, "*Pacer used after Close"},
-		"Entry.Record after Close":    {func() { entry.Record(now, robotstxt.Response{Status: 200}) }, "*Entry used after Close"},
-		"nil Robots.RulesFor":         {func() { _, _ = nilRobots.RulesFor("a") }, "nil *Robots"},
-		"nil Rules.Decide":            {func() { nilRules.Decide("/") }, "nil *Rules"},
-		"nil Cache.Len":               {func() { nilCache.Len() }, "nil *Cache"},
-		"nil Pacer.Gap":               {func() { _, _ = nilPacer.Gap("a.test") }, "nil *Pacer"},
-		// Entry locks its mutex before it checks the receiver: a nil
-		// *Entry panics with the runtime's nil dereference, not with
-		// "nil *Entry" (reported; freshness.go is not this test's to fix).
-		"nil Entry.Due":                {func() { nilEntry.Due(now) }, "nil"},
+		"Robots.Sitemaps after Close":  {func() { robots.Sitemaps() }, "*Robots used after Close"},
+		"Rules.Allowed after Close":    {func() { rules.Allowed("/") }, "*Rules used after Close"},
+		"Cache.Lookup after Close":     {func() { _, _ = cache.Lookup("https://a.test/", "ExampleBot", now, robotstxt.WaitForFetch) }, "*Cache used after Close"},
+		"Pacer.Reserve after Close":    {func() { _, _, _ = pacer.Reserve("a.test", now) }, "*Pacer used after Close"},
+		"Entry.Record after Close":     {func() { entry.Record(now, robotstxt.Response{Status: 200}) }, "*Entry used after Close"},
+		"nil Robots.RulesFor":          {func() { _, _ = nilRobots.RulesFor("a") }, "nil *Robots"},
+		"nil Rules.Decide":             {func() { nilRules.Decide("/") }, "nil *Rules"},
+		"nil Cache.Len":                {func() { nilCache.Len() }, "nil *Cache"},
+		"nil Pacer.Gap":                {func() { _, _ = nilPacer.Gap("a.test") }, "nil *Pacer"},
+		"nil Entry.Due":                {func() { nilEntry.Due(now) }, "nil *Entry"},
+		"nil Entry.Record":             {func() { nilEntry.Record(now, robotstxt.Response{Status: 200}) }, "nil *Entry"},
+		"nil Entry.Close":              {func() { nilEntry.Close() }, "nil *Entry"},
 		"Robots.Profile after Close":   {func() { robots.Profile() }, "used after Close"},
 		"Rules.CrawlDelay after Close": {func() { rules.CrawlDelay() }, "used after Close"},
 	} {

@@ -138,10 +138,26 @@ func NewEntry(policy FreshnessPolicy) (*Entry, error) {
 
 func freeEntry(h *C.robotstxt_entry) { C.robotstxt_entry_free(h) }
 
-func (e *Entry) handle() *C.robotstxt_entry {
+// lock and rlock take the entry's lock; a nil *Entry panics with a clear
+// message first, not with the runtime's nil dereference.
+func (e *Entry) lock() {
+	e.notNil()
+	e.mu.Lock()
+}
+
+func (e *Entry) rlock() {
+	e.notNil()
+	e.mu.RLock()
+}
+
+func (e *Entry) notNil() {
 	if e == nil {
 		panic("robotstxt: method called on a nil *Entry")
 	}
+}
+
+func (e *Entry) handle() *C.robotstxt_entry {
+	e.notNil()
 	if e.h == nil {
 		panic("robotstxt: *Entry used after Close")
 	}
@@ -151,7 +167,7 @@ func (e *Entry) handle() *C.robotstxt_entry {
 // Close frees the entry; Robots from Answer stay valid. Calling Close
 // again does nothing.
 func (e *Entry) Close() {
-	e.mu.Lock()
+	e.lock()
 	defer e.mu.Unlock()
 	if e.h != nil {
 		e.cleanup.Stop()
@@ -164,7 +180,7 @@ func (e *Entry) Close() {
 // and becomes the copy; a 304 renews the copy; a failure keeps the old copy
 // and sets the next try. It returns what the outcome meant.
 func (e *Entry) Record(now time.Time, resp Response) Disposition {
-	e.mu.Lock()
+	e.lock()
 	defer e.mu.Unlock()
 	r := C.go_entry_record(e.handle(), unixMS(now), resp.fetch())
 	runtime.KeepAlive(&resp)
@@ -191,7 +207,7 @@ type EntryState struct {
 
 // State returns what the entry says at now.
 func (e *Entry) State(now time.Time) EntryState {
-	e.mu.RLock()
+	e.rlock()
 	defer e.mu.RUnlock()
 	r := C.go_entry_read(e.handle(), unixMS(now))
 	must("Entry.State", r.status, r.err)
@@ -222,7 +238,7 @@ func (e *Entry) Due(now time.Time) bool { return e.State(now).Due }
 // the caller owns (Close it when done) and which stays valid whatever
 // happens to the entry; otherwise the *Robots is nil.
 func (e *Entry) Answer(now time.Time) (Answer, *Robots) {
-	e.mu.RLock()
+	e.rlock()
 	defer e.mu.RUnlock()
 	r := C.go_entry_answer(e.handle(), unixMS(now))
 	must("Entry.Answer", r.status, r.err)
