@@ -32,34 +32,46 @@ fn escape_at(s: &[u8]) -> Option<u8> {
     }
 }
 
-fn push_escape(b: u8, out: &mut impl FnMut(u8)) {
-    out(b'%');
-    out(HEX[usize::from(b >> 4)]);
-    out(HEX[usize::from(b & 0x0F)]);
+/// `%XX` for `b`, upper-case hex.
+fn escaped(b: u8) -> [u8; 3] {
+    [b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0x0F)]]
 }
 
-/// Emits the normalised form of `s`. `in_path` selects the path rules: a
-/// `*` is a literal there; in a pattern it is the wildcard and only a `$`
-/// that is not last is a literal.
-fn normalise(profile: Profile, s: &[u8], in_path: bool, mut out: impl FnMut(u8)) {
+/// Whether `b` may be rewritten: an escape, a byte ≥ 0x80, `*` or `$`.
+/// Runs of other bytes are copied as they are.
+fn may_change(b: u8) -> bool {
+    matches!(b, b'%' | b'*' | b'$' | 0x80..)
+}
+
+/// Emits the normalised form of `s` in pieces: runs copied as they are,
+/// and rewritten bytes. `in_path` selects the path rules: a `*` is a
+/// literal there; in a pattern it is the wildcard and only a `$` that is
+/// not last is a literal.
+fn normalise(profile: Profile, s: &[u8], in_path: bool, mut out: impl FnMut(&[u8])) {
     let rfc = profile == Profile::Rfc9309;
     let mut i = 0;
     while i < s.len() {
+        let run = s[i..].iter().position(|&b| may_change(b)).unwrap_or(s.len() - i);
+        if run > 0 {
+            out(&s[i..i + run]);
+            i += run;
+            continue;
+        }
         let b = s[i];
         if let Some(decoded) = escape_at(&s[i..]) {
             if rfc && is_unreserved(decoded) {
-                out(decoded);
+                out(&[decoded]);
             } else {
-                push_escape(decoded, &mut out);
+                out(&escaped(decoded));
             }
             i += 3;
             continue;
         }
         match b {
-            0x80.. => push_escape(b, &mut out),
-            b'*' if rfc && in_path => push_escape(b, &mut out),
-            b'$' if rfc && (in_path || i + 1 < s.len()) => push_escape(b, &mut out),
-            _ => out(b),
+            0x80.. => out(&escaped(b)),
+            b'*' if rfc && in_path => out(&escaped(b)),
+            b'$' if rfc && (in_path || i + 1 < s.len()) => out(&escaped(b)),
+            _ => out(&[b]),
         }
         i += 1;
     }
@@ -75,7 +87,7 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
     if plain {
         out.extend_from_slice(value);
     } else {
-        normalise(profile, value, false, |b| out.push(b));
+        normalise(profile, value, false, |piece| out.extend_from_slice(piece));
     }
 }
 
@@ -83,12 +95,12 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
 pub(crate) fn normalise_path_into(profile: Profile, path: &[u8], buf: &mut [u8]) -> Option<usize> {
     let mut len = 0;
     let mut fits = true;
-    normalise(profile, path, true, |b| match buf.get_mut(len) {
-        Some(slot) => {
-            *slot = b;
-            len += 1;
+    normalise(profile, path, true, |piece| {
+        match buf.get_mut(len..len + piece.len()) {
+            Some(slots) => slots.copy_from_slice(piece),
+            None => fits = false,
         }
-        None => fits = false,
+        len += piece.len();
     });
     fits.then_some(len)
 }
@@ -96,7 +108,7 @@ pub(crate) fn normalise_path_into(profile: Profile, path: &[u8], buf: &mut [u8])
 /// The length the normalised path takes.
 pub(crate) fn normalised_path_len(profile: Profile, path: &[u8]) -> usize {
     let mut len = 0;
-    normalise(profile, path, true, |_| len += 1);
+    normalise(profile, path, true, |piece| len += piece.len());
     len
 }
 
