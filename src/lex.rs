@@ -1,6 +1,12 @@
-//! Bytes → numbered raw lines (SPEC §1): BOM, line ends, the parse limit and
-//! the Google line cap. No keys, no policy.
+//! Bytes → numbered raw lines (SPEC §1): BOM, line ends, the parse limit,
+//! the Google line cap, comments, and where the first `:` is. No keys, no
+//! policy.
+//!
+//! The body is classified 64 bytes at a time (see `scan::chunk_masks`):
+//! one bit mask each for line ends, comment starts and colons, from which
+//! every line's end, comment and colon are read with bit tricks.
 
+use crate::scan;
 use crate::Profile;
 
 /// Google reads each line into a buffer of 2083 × 8 bytes, one of which
@@ -9,23 +15,35 @@ pub(crate) const GOOGLE_LINE_CAP: usize = 2083 * 8 - 1;
 
 const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 
-/// One line's own bytes, without its line end.
+/// One line's content: its bytes before the line end, a `#` comment or
+/// (Google) a NUL, and within the Google line cap.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RawLine<'a> {
     /// 1-based; blank and comment lines count too.
     pub number: u32,
-    pub bytes: &'a [u8],
+    pub content: &'a [u8],
+    /// The first `:` of `content`.
+    pub colon: Option<usize>,
     /// The Google line cap cut it.
     pub too_long: bool,
 }
 
 /// Iterates the lines of a body.
 pub(crate) struct Lines<'a> {
-    rest: &'a [u8],
+    body: &'a [u8],
+    /// Where the next line starts.
+    at: usize,
     number: u32,
     /// The last line was cut by the parse limit and must be dropped.
     drop_last: bool,
     cap: Option<usize>,
+    /// Google reads each line as a C string: a NUL ends it.
+    nul_ends_line: bool,
+    /// The classified chunk: its offset and its masks.
+    chunk: Option<usize>,
+    line_ends: u64,
+    comments: u64,
+    colons: u64,
 }
 
 impl<'a> Lines<'a> {
@@ -38,11 +56,40 @@ impl<'a> Lines<'a> {
             (body, false)
         };
         Lines {
-            rest: skip_bom(body),
+            body: skip_bom(body),
+            at: 0,
             number: 0,
             drop_last,
             cap: (profile == Profile::Google).then_some(GOOGLE_LINE_CAP),
+            nul_ends_line: profile == Profile::Google,
+            chunk: None,
+            line_ends: 0,
+            comments: 0,
+            colons: 0,
         }
+    }
+
+    /// Classifies the 64 bytes from `chunk` (a multiple of 64).
+    #[inline(never)]
+    fn classify(&mut self, chunk: usize) {
+        let mut padded = [0u8; scan::CHUNK];
+        let bytes = match self.body.get(chunk..chunk + scan::CHUNK) {
+            Some(bytes) => bytes.try_into().expect("64 bytes"),
+            None => {
+                let tail = &self.body[chunk..];
+                padded[..tail.len()].copy_from_slice(tail);
+                &padded
+            }
+        };
+        let inside = match self.body.len() - chunk {
+            n if n >= scan::CHUNK => u64::MAX,
+            n => (1 << n) - 1,
+        };
+        let [lf, cr, hash, colon, nul] = scan::chunk_masks(bytes, [b'\n', b'\r', b'#', b':', 0]);
+        self.chunk = Some(chunk);
+        self.line_ends = (lf | cr) & inside;
+        self.comments = (hash | if self.nul_ends_line { nul } else { 0 }) & inside;
+        self.colons = colon & inside;
     }
 }
 
@@ -55,32 +102,69 @@ fn skip_bom(body: &[u8]) -> &[u8] {
 impl<'a> Iterator for Lines<'a> {
     type Item = RawLine<'a>;
 
+    #[inline]
     fn next(&mut self) -> Option<RawLine<'a>> {
-        if self.rest.is_empty() {
+        let start = self.at;
+        if start >= self.body.len() {
             return None;
         }
-        let (line, rest) = match memchr::memchr2(b'\n', b'\r', self.rest) {
+        let mut cut = None;
+        let mut colon = None;
+        let mut at = start;
+        let end = loop {
+            let chunk = at - at % scan::CHUNK;
+            if self.chunk != Some(chunk) {
+                self.classify(chunk);
+            }
+            let from = u64::MAX << (at - chunk);
+            let line_ends = self.line_ends & from;
+            // Only the bytes before the line end belong to this line.
+            let inside = match line_ends {
+                0 => u64::MAX,
+                ends => (ends & ends.wrapping_neg()) - 1,
+            };
+            let comments = self.comments & from & inside;
+            if cut.is_none() && comments != 0 {
+                cut = Some(chunk + comments.trailing_zeros() as usize - start);
+            }
+            let colons = self.colons & from & inside;
+            if colon.is_none() && colons != 0 {
+                colon = Some(chunk + colons.trailing_zeros() as usize - start);
+            }
+            if line_ends != 0 {
+                break Some(chunk + line_ends.trailing_zeros() as usize);
+            }
+            at = chunk + scan::CHUNK;
+            if at >= self.body.len() {
+                break None;
+            }
+        };
+        let line = match end {
             Some(end) => {
                 // CRLF counts as one line end.
-                let skip = if self.rest[end] == b'\r' && self.rest.get(end + 1) == Some(&b'\n') {
-                    2
-                } else {
-                    1
-                };
-                (&self.rest[..end], &self.rest[end + skip..])
+                let crlf = self.body[end] == b'\r' && self.body.get(end + 1) == Some(&b'\n');
+                self.at = end + 1 + usize::from(crlf);
+                &self.body[start..end]
             }
-            None if self.drop_last => return None,
-            None => (self.rest, &self.rest[self.rest.len()..]),
+            None if self.drop_last => {
+                self.at = self.body.len();
+                return None;
+            }
+            None => {
+                self.at = self.body.len();
+                &self.body[start..]
+            }
         };
-        self.rest = rest;
         self.number = self.number.saturating_add(1);
-        let (bytes, too_long) = match self.cap {
-            Some(cap) if line.len() > cap => (&line[..cap], true),
-            _ => (line, false),
+        let (kept, too_long) = match self.cap {
+            Some(cap) if line.len() > cap => (cap, true),
+            _ => (line.len(), false),
         };
+        let content = &line[..cut.map_or(kept, |c| c.min(kept))];
         Some(RawLine {
             number: self.number,
-            bytes,
+            content,
+            colon: colon.filter(|&c| c < content.len()),
             too_long,
         })
     }
@@ -92,7 +176,7 @@ mod tests {
 
     fn lines(body: &[u8]) -> Vec<(u32, &[u8])> {
         Lines::new(body, 512_000, Profile::Rfc9309)
-            .map(|l| (l.number, l.bytes))
+            .map(|l| (l.number, l.content))
             .collect()
     }
 
@@ -105,6 +189,31 @@ mod tests {
         );
         assert_eq!(lines(b"a\n"), [(1, &b"a"[..])]);
         assert_eq!(lines(b"\r\r\n\n"), [(1, &b""[..]), (2, b""), (3, b"")]);
+    }
+
+    #[test]
+    fn comments_nul_and_colons() {
+        let google = |body: &'static [u8]| {
+            Lines::new(body, 512_000, Profile::Google)
+                .map(|l| (l.content, l.colon))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            lines(b"a:b#c:d\n#:\nx\0y:z"),
+            [(1, &b"a:b"[..]), (2, b""), (3, b"x\0y:z")]
+        );
+        assert_eq!(
+            google(b"a:b#c:d\nx\0y:z\n0123456789abcdef0123:x#"),
+            [
+                (&b"a:b"[..], Some(1)),
+                (b"x", None),
+                (b"0123456789abcdef0123:x", Some(20))
+            ]
+        );
+        let long = [b"k".repeat(GOOGLE_LINE_CAP), b":v".to_vec()].concat();
+        let line = Lines::new(&long, 512_000, Profile::Google).next().unwrap();
+        assert!(line.too_long && line.colon.is_none());
+        assert_eq!(line.content.len(), GOOGLE_LINE_CAP);
     }
 
     #[test]

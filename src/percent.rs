@@ -51,7 +51,10 @@ fn normalise(profile: Profile, s: &[u8], in_path: bool, mut out: impl FnMut(&[u8
     let rfc = profile == Profile::Rfc9309;
     let mut i = 0;
     while i < s.len() {
-        let run = s[i..].iter().position(|&b| may_change(b)).unwrap_or(s.len() - i);
+        let run = s[i..]
+            .iter()
+            .position(|&b| may_change(b))
+            .unwrap_or(s.len() - i);
         if run > 0 {
             out(&s[i..i + run]);
             i += run;
@@ -79,16 +82,7 @@ fn normalise(profile: Profile, s: &[u8], in_path: bool, mut out: impl FnMut(&[u8
 
 /// Appends the normalised pattern for `value` to `out`.
 pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8>) {
-    // Most patterns are plain ASCII with no escape and no inner `$`: copy.
-    let inner = &value[..value.len().saturating_sub(1)];
-    let plain = value.is_ascii()
-        && memchr::memchr(b'%', value).is_none()
-        && (profile == Profile::Google || memchr::memchr(b'$', inner).is_none());
-    if plain {
-        out.extend_from_slice(value);
-    } else {
-        normalise(profile, value, false, |piece| out.extend_from_slice(piece));
-    }
+    normalise(profile, value, false, |piece| out.extend_from_slice(piece));
 }
 
 /// Writes the normalised path into `buf`; `None` when it does not fit.

@@ -99,19 +99,16 @@ pub(crate) fn trim(profile: Profile, mut s: &[u8]) -> &[u8] {
     s
 }
 
-/// Reads one line. `None` for a blank or comment-only line.
-pub(crate) fn read(line: &[u8], profile: Profile, typos: bool) -> Option<Record<'_>> {
-    let mut line = line;
-    if profile == Profile::Google {
-        // Google reads each line as a C string: a NUL ends it.
-        if let Some(nul) = memchr::memchr(0, line) {
-            line = &line[..nul];
-        }
-    }
-    if let Some(hash) = memchr::memchr(b'#', line) {
-        line = &line[..hash];
-    }
-    let line = trim(profile, line);
+/// Reads one line's content (comment already cut, see `lex`), whose first
+/// `:` is at `colon`. `None` for a blank or comment-only line.
+#[inline]
+pub(crate) fn read(
+    content: &[u8],
+    colon: Option<usize>,
+    profile: Profile,
+    typos: bool,
+) -> Option<Record<'_>> {
+    let line = trim(profile, content);
     if line.is_empty() {
         return None;
     }
@@ -121,8 +118,9 @@ pub(crate) fn read(line: &[u8], profile: Profile, typos: bool) -> Option<Record<
         typo: false,
         missing_colon: false,
     };
-    let (key, value, missing_colon) = match memchr::memchr(b':', line) {
-        Some(colon) => (&line[..colon], &line[colon + 1..], false),
+    let (key, value, missing_colon) = match colon {
+        // Key and value are trimmed below: split the untrimmed content.
+        Some(colon) => (&content[..colon], &content[colon + 1..], false),
         None => {
             // Google accepts `key value` when the line is exactly two runs of
             // non-blanks separated by spaces or tabs (never VT or FF).
@@ -170,7 +168,8 @@ mod tests {
     use super::*;
 
     fn kv(line: &str) -> Option<(LineKind, &str, bool, bool)> {
-        read(line.as_bytes(), Profile::Rfc9309, true).map(|r| {
+        let line = crate::lex::Lines::new(line.as_bytes(), 512_000, Profile::Rfc9309).next()?;
+        read(line.content, line.colon, Profile::Rfc9309, true).map(|r| {
             (
                 r.kind,
                 std::str::from_utf8(r.value).unwrap(),

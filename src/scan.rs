@@ -12,7 +12,8 @@ use core::arch::x86_64::{
 pub(crate) const WIDTH: usize = 16;
 
 /// Up to 16 bytes of a text, from some offset; bit `i` of every mask is
-/// byte `offset + i`, and no bit is set past the text's end.
+/// byte `offset + i`. Past the text's end a block holds zeros: no search
+/// here is for a zero byte (`chunk_masks` is, and masks its tail).
 pub(crate) struct Block {
     #[cfg(target_arch = "x86_64")]
     bytes: __m128i,
@@ -53,7 +54,7 @@ impl Block {
         Block { bytes, skip: 0 }
     }
 
-    /// The bytes equal to `b`.
+    /// The bytes equal to `b` (not zero: see above).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub fn equal(&self, b: u8) -> u32 {
@@ -85,11 +86,7 @@ impl Block {
 
     #[cfg(not(target_arch = "x86_64"))]
     fn mask(&self, test: impl Fn(u8) -> bool) -> u32 {
-        // Zero padding is never sought, and ≥ 0x80 never pads.
-        self.bytes
-            .iter()
-            .enumerate()
-            .fold(0, |m, (i, &x)| m | u32::from(test(x) && x != 0) << i)
+        (self.bytes.iter().enumerate()).fold(0, |m, (i, &x)| m | u32::from(test(x)) << i)
     }
 }
 
@@ -108,6 +105,38 @@ fn word(s: &[u8]) -> u64 {
         .take(8)
         .rev()
         .fold(0, |w, &b| w << 8 | u64::from(b))
+}
+
+/// Bytes per chunk of `chunk_masks`.
+pub(crate) const CHUNK: usize = 64;
+
+/// Per needle, the mask of the bytes of `chunk` equal to it (bit `i` for
+/// byte `i`): a whole body is classified this way, 64 bytes at a time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], needles: [u8; N]) -> [u64; N] {
+    let mut masks = [0u64; N];
+    for (quarter, bytes) in chunk.chunks_exact(WIDTH).enumerate() {
+        let block = load16(bytes);
+        for (mask, &needle) in masks.iter_mut().zip(&needles) {
+            // SAFETY: SSE2 is part of x86_64; no memory is touched.
+            let found =
+                unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8(needle as i8))) };
+            *mask |= u64::from(found as u16) << (WIDTH * quarter);
+        }
+    }
+    masks
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], needles: [u8; N]) -> [u64; N] {
+    let mut masks = [0u64; N];
+    for (i, &b) in chunk.iter().enumerate() {
+        for (mask, &needle) in masks.iter_mut().zip(&needles) {
+            *mask |= u64::from(b == needle) << i;
+        }
+    }
+    masks
 }
 
 /// The index of the lowest set bit of `mask` (non-zero).
@@ -143,24 +172,41 @@ mod tests {
 
     #[test]
     fn masks_cover_the_text_from_the_offset_only() {
-        let texts: [&[u8]; 3] = [
+        let texts: [&[u8]; 4] = [
             b"a/b\xC3/",
             b"0123456/89a/cd\xFFf/h",
             b"/////////////////////",
+            b"a\x01/\x01b",
         ];
         for s in texts {
             for at in 0..s.len() {
                 let block = Block::load(s, at);
                 let mut slash = 0;
                 let mut high = 0;
+                let mut one = 0;
                 for (i, &b) in s[at..].iter().take(WIDTH).enumerate() {
                     slash |= u32::from(b == b'/') << i;
                     high |= u32::from(b >= 0x80) << i;
+                    one |= u32::from(b == 1) << i;
                 }
                 assert_eq!(block.equal(b'/'), slash, "{s:?} at {at}");
                 assert_eq!(block.high(), high, "{s:?} at {at}");
+                assert_eq!(block.equal(1), one, "{s:?} at {at}");
             }
         }
+    }
+
+    #[test]
+    fn chunk_masks_flag_each_needle() {
+        let mut chunk = [b'x'; CHUNK];
+        for (i, b) in [(0, b'\n'), (17, b':'), (40, b'\n'), (63, 0)] {
+            chunk[i] = b;
+        }
+        let [lf, colon, nul, none] = chunk_masks(&chunk, [b'\n', b':', 0, b'#']);
+        assert_eq!(lf, 1 | 1 << 40);
+        assert_eq!(colon, 1 << 17);
+        assert_eq!(nul, 1 << 63);
+        assert_eq!(none, 0);
     }
 
     #[test]
