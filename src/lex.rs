@@ -6,7 +6,7 @@
 //! one bit mask each for line ends, comment starts and colons, from which
 //! every line's end, comment and colon are read with bit tricks.
 
-use crate::scan;
+use crate::scan::{self, ByteSet};
 use crate::Profile;
 
 /// Google reads each line into a buffer of 2083 × 8 bytes, one of which
@@ -26,6 +26,9 @@ pub(crate) struct RawLine<'a> {
     pub colon: Option<usize>,
     /// The Google line cap cut it.
     pub too_long: bool,
+    /// The line (comment included) holds a `%`, `$` or byte ≥ 0x80: when
+    /// false, its patterns need no normalising.
+    pub escapable: bool,
 }
 
 /// Iterates the lines of a body.
@@ -44,6 +47,7 @@ pub(crate) struct Lines<'a> {
     line_ends: u64,
     comments: u64,
     colons: u64,
+    escapable: u64,
 }
 
 impl<'a> Lines<'a> {
@@ -66,6 +70,7 @@ impl<'a> Lines<'a> {
             line_ends: 0,
             comments: 0,
             colons: 0,
+            escapable: 0,
         }
     }
 
@@ -85,11 +90,29 @@ impl<'a> Lines<'a> {
             n if n >= scan::CHUNK => u64::MAX,
             n => (1 << n) - 1,
         };
-        let [lf, cr, hash, colon, nul] = scan::chunk_masks(bytes, [b'\n', b'\r', b'#', b':', 0]);
+        let set = |bytes, high| ByteSet { bytes, high };
+        // Two calls, so that each set is a constant the compiler unrolls.
+        let classes = |comment_starts| {
+            scan::chunk_masks(
+                bytes,
+                [
+                    set(b"\n\r", false),
+                    set(comment_starts, false),
+                    set(b":", false),
+                    set(b"%$", true),
+                ],
+            )
+        };
+        let [line_ends, comments, colons, escapable] = if self.nul_ends_line {
+            classes(b"#\0")
+        } else {
+            classes(b"#")
+        };
         self.chunk = Some(chunk);
-        self.line_ends = (lf | cr) & inside;
-        self.comments = (hash | if self.nul_ends_line { nul } else { 0 }) & inside;
-        self.colons = colon & inside;
+        self.line_ends = line_ends & inside;
+        self.comments = comments & inside;
+        self.colons = colons & inside;
+        self.escapable = escapable & inside;
     }
 }
 
@@ -110,6 +133,7 @@ impl<'a> Iterator for Lines<'a> {
         }
         let mut cut = None;
         let mut colon = None;
+        let mut escapable = false;
         let mut at = start;
         let end = loop {
             let chunk = at - at % scan::CHUNK;
@@ -127,6 +151,7 @@ impl<'a> Iterator for Lines<'a> {
             if cut.is_none() && comments != 0 {
                 cut = Some(chunk + comments.trailing_zeros() as usize - start);
             }
+            escapable |= self.escapable & from & inside != 0;
             let colons = self.colons & from & inside;
             if colon.is_none() && colons != 0 {
                 colon = Some(chunk + colons.trailing_zeros() as usize - start);
@@ -166,6 +191,7 @@ impl<'a> Iterator for Lines<'a> {
             content,
             colon: colon.filter(|&c| c < content.len()),
             too_long,
+            escapable,
         })
     }
 }

@@ -159,6 +159,7 @@ impl Robots {
                 diagnostic.typo = record.typo;
                 diagnostic.missing_colon = record.missing_colon;
                 diagnostic.too_long = line.too_long;
+                builder.escapable = line.escapable;
                 builder.add(line.number, record.kind, record.value, &mut diagnostic);
                 if diagnostic.worth_reporting() {
                     builder.diagnostics.push(diagnostic);
@@ -263,6 +264,8 @@ struct Builder {
     sitemaps: Vec<Span>,
     host: Option<Span>,
     diagnostics: Vec<Diagnostic>,
+    /// The current line may hold bytes that normalising changes.
+    escapable: bool,
 }
 
 impl Builder {
@@ -279,6 +282,7 @@ impl Builder {
             sitemaps: Vec::new(),
             host: None,
             diagnostics: Vec::new(),
+            escapable: true,
         }
     }
 
@@ -363,7 +367,11 @@ impl Builder {
 
     fn add_rule(&mut self, line: u32, allow: bool, value: &[u8]) {
         let start = self.text.len();
-        percent::normalise_pattern(self.profile, value, &mut self.text);
+        if self.escapable {
+            percent::normalise_pattern(self.profile, value, &mut self.text);
+        } else {
+            self.text.extend_from_slice(value);
+        }
         let pattern = self.span_from(start);
         self.push_rule(Rule::new(pattern, line, allow));
         if allow && self.profile == Profile::Google {

@@ -5,7 +5,8 @@
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
-    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
+    __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+    _mm_set_epi64x, _mm_setzero_si128,
 };
 
 /// Bytes per step.
@@ -110,18 +111,33 @@ fn word(s: &[u8]) -> u64 {
 /// Bytes per chunk of `chunk_masks`.
 pub(crate) const CHUNK: usize = 64;
 
-/// Per needle, the mask of the bytes of `chunk` equal to it (bit `i` for
-/// byte `i`): a whole body is classified this way, 64 bytes at a time.
+/// Bytes to find in a chunk: any of `bytes`, and with `high` every byte
+/// ≥ 0x80 too.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ByteSet {
+    pub bytes: &'static [u8],
+    pub high: bool,
+}
+
+/// Per set, the mask of the bytes of `chunk` in it (bit `i` for byte `i`):
+/// a whole body is classified this way, 64 bytes at a time.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], needles: [u8; N]) -> [u64; N] {
+pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], sets: [ByteSet; N]) -> [u64; N] {
     let mut masks = [0u64; N];
     for (quarter, bytes) in chunk.chunks_exact(WIDTH).enumerate() {
         let block = load16(bytes);
-        for (mask, &needle) in masks.iter_mut().zip(&needles) {
+        for (mask, set) in masks.iter_mut().zip(&sets) {
             // SAFETY: SSE2 is part of x86_64; no memory is touched.
-            let found =
-                unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(block, _mm_set1_epi8(needle as i8))) };
+            let found = unsafe {
+                // One byte mask per set: compares are or-ed first; a byte's
+                // own high bit marks it ≥ 0x80.
+                let mut any = if set.high { block } else { _mm_setzero_si128() };
+                for &b in set.bytes {
+                    any = _mm_or_si128(any, _mm_cmpeq_epi8(block, _mm_set1_epi8(b as i8)));
+                }
+                _mm_movemask_epi8(any)
+            };
             *mask |= u64::from(found as u16) << (WIDTH * quarter);
         }
     }
@@ -129,11 +145,12 @@ pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], needles: [u8; N])
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], needles: [u8; N]) -> [u64; N] {
+pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], sets: [ByteSet; N]) -> [u64; N] {
     let mut masks = [0u64; N];
     for (i, &b) in chunk.iter().enumerate() {
-        for (mask, &needle) in masks.iter_mut().zip(&needles) {
-            *mask |= u64::from(b == needle) << i;
+        for (mask, set) in masks.iter_mut().zip(&sets) {
+            let found = set.bytes.contains(&b) || (set.high && b >= 0x80);
+            *mask |= u64::from(found) << i;
         }
     }
     masks
@@ -202,11 +219,19 @@ mod tests {
         for (i, b) in [(0, b'\n'), (17, b':'), (40, b'\n'), (63, 0)] {
             chunk[i] = b;
         }
-        let [lf, colon, nul, none] = chunk_masks(&chunk, [b'\n', b':', 0, b'#']);
+        let set = |bytes, high| ByteSet { bytes, high };
+        let [lf, colon_or_nul, none] = chunk_masks(
+            &chunk,
+            [set(b"\n", false), set(b":\0", false), set(b"#", false)],
+        );
         assert_eq!(lf, 1 | 1 << 40);
-        assert_eq!(colon, 1 << 17);
-        assert_eq!(nul, 1 << 63);
+        assert_eq!(colon_or_nul, 1 << 17 | 1 << 63);
         assert_eq!(none, 0);
+        chunk[5] = 0x80;
+        chunk[60] = 0xFF;
+        let [high, colon_or_high] = chunk_masks(&chunk, [set(b"", true), set(b":", true)]);
+        assert_eq!(high, 1 << 5 | 1 << 60);
+        assert_eq!(colon_or_high, 1 << 5 | 1 << 17 | 1 << 60);
     }
 
     #[test]
