@@ -321,6 +321,20 @@ describe('batches', () => {
     assert.deepEqual(rules.filterAllowed([]), [])
   })
 
+  test('filterAllowed of strings (the batched path) answers as isAllowed', () => {
+    const strings = ['/prices/today', '/prices/history', '/offers/x', '/x.pdf', '', 'https://a.test', '/ツ%E3']
+    assert.deepEqual(rules.filterAllowed(strings), strings.filter((u) => rules.isAllowed(u)))
+    // A URL with a line break cannot be joined: one at a time, same answer.
+    const broken = ['/prices/a\nb', '/x', '/prices/\n']
+    assert.deepEqual(rules.filterAllowed(broken), broken.filter((u) => rules.isAllowed(u)))
+    assert.equal(rules.allowedFlags(broken.join('\n'), broken.length), null)
+    assert.equal(rules.allowedFlags('/x', 2), null)
+    assert.equal(rules.allowedFlags('/prices/a\n/x', 2), '01')
+    throwsWith(() => rules.allowedFlags(7, 1), TypeError, 'ERR_INVALID_ARG_TYPE', /^joined must be/)
+    throwsWith(() => rules.filterAllowed(['/a', 7]), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls\[1\] must be/)
+    assert.throws(() => rules.filterAllowed(['/a', , '/b']), TypeError) // eslint-disable-line no-sparse-arrays
+  })
+
   test('decideMany answers as decide, in order', () => {
     assert.deepEqual(rules.decideMany(urls), urls.map((u) => rules.decide(u)))
     const sparse = ['/a', , '/b'] // eslint-disable-line no-sparse-arrays

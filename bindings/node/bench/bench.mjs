@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 
 import robotsParser from 'robots-parser'
 
-import { Robots, version } from '../index.js'
+import { Robots, version } from '../lib/index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const shared = resolve(process.env.ROBOTSTXT_SHARED ?? join(here, '..', '..', '..', '..', 'shared'))
