@@ -355,18 +355,6 @@ export declare class Rules {
    */
   filterAllowed<T extends string | Uint8Array>(urls: ReadonlyArray<T>): T[]
   /**
-   * The batch path of `filterAllowed` (the package entry uses it for an
-   * array of strings): `joined` is `count` URLs joined by `"
-  "`. Returns
-   * one character per URL, `"1"` when allowed and `"0"` when not, or
-   * `null` when `joined` does not hold `count` lines (a URL held a line
-   * break): the caller then asks one URL at a time. One string crosses
-   * into native code and one comes back, instead of one per URL.
-   *
-   * @throws {TypeError} `joined` is not a string.
-   */
-  allowedFlags(joined: string, count: number): string | null
-  /**
    * `decide` for each of `urls`, in order. One call into native code
    * for the whole batch.
    *

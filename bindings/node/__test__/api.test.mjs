@@ -311,6 +311,7 @@ describe('errors', () => {
 })
 
 describe('batches', () => {
+  const pkg = require('robotstxt') // the module functions are not named ESM exports
   const rules = Robots.parse(SHOP).rulesFor('NimbuBot')
   const urls = ['/prices/today', '/prices/history', Buffer.from('/offers/x'), '/x.pdf', '', 'https://a.test']
 
@@ -327,12 +328,25 @@ describe('batches', () => {
     // A URL with a line break cannot be joined: one at a time, same answer.
     const broken = ['/prices/a\nb', '/x', '/prices/\n']
     assert.deepEqual(rules.filterAllowed(broken), broken.filter((u) => rules.isAllowed(u)))
-    assert.equal(rules.allowedFlags(broken.join('\n'), broken.length), null)
-    assert.equal(rules.allowedFlags('/x', 2), null)
-    assert.equal(rules.allowedFlags('/prices/a\n/x', 2), '01')
-    throwsWith(() => rules.allowedFlags(7, 1), TypeError, 'ERR_INVALID_ARG_TYPE', /^joined must be/)
+    const handle = rules._handle
+    assert.equal(pkg._rulesAllowedFlags(handle, broken.join('\n'), broken.length), null)
+    assert.equal(pkg._rulesAllowedFlags(handle, '/x', 2), null)
+    assert.equal(pkg._rulesAllowedFlags(handle, '/prices/a\n/x', 2), '01')
+    throwsWith(() => pkg._rulesAllowedFlags(handle, 7, 1), TypeError, 'ERR_INVALID_ARG_TYPE', /^joined must be/)
     throwsWith(() => rules.filterAllowed(['/a', 7]), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls\[1\] must be/)
     assert.throws(() => rules.filterAllowed(['/a', , '/b']), TypeError) // eslint-disable-line no-sparse-arrays
+  })
+
+  test('isAllowed through the package entry: a handle, the same answers and errors', () => {
+    for (const url of ['/prices/x', '/offers/a', Buffer.from('/prices/y'), '', 'https://a.test/prices']) {
+      assert.equal(rules.isAllowed(url), rules.decide(url).allowed)
+    }
+    throwsWith(() => rules.isAllowed(7), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be/)
+    assert.throws(() => Rules.prototype.isAllowed.call({}, '/'))
+    assert.throws(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'))
+    assert.equal(pkg._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
+    assert.throws(() => pkg._rulesIsAllowed({}, '/'), /external/i)
+    assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), /external/i)
   })
 
   test('decideMany answers as decide, in order', () => {

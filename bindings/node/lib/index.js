@@ -4,36 +4,53 @@
 // written by `napi build`, never by hand) plus the promise-based layer of
 // ./polite.js, whose Pacer (the native one with `wait` and a clock) takes
 // the place of the native Pacer. `require('robotstxt')` and
-// `import ... from 'robotstxt'` both load this file; the spread reexports
-// below are what Node's CommonJS named-export detection reads.
+// `import ... from 'robotstxt'` both load this file.
+//
+// It also routes Rules' hot calls through module functions on a handle:
+// a method call on a native object costs an unwrap and a type-tag check,
+// most of a single check's time from JavaScript; a module function given
+// the rules' handle (an External, checked by one registry lookup) does not.
 
 const binding = require('../index.js')
 
+const handles = new WeakMap()
+function handleOf (rules) {
+  let handle = handles.get(rules)
+  if (handle === undefined) {
+    handle = rules._handle // throws, as a method would, when `rules` is not a Rules
+    handles.set(rules, handle)
+  }
+  return handle
+}
+
+function define (name, value) {
+  Object.defineProperty(binding.Rules.prototype, name, { value, writable: true, configurable: true })
+}
+
+define('isAllowed', function isAllowed (url) {
+  return binding._rulesIsAllowed(handleOf(this), url)
+})
+
 // filterAllowed, batched: an array of strings crosses into native code as
 // one joined string (one N-API string copy instead of one per URL, plus
-// one array read and write each), and the answers come back as one
-// string of "0"/"1". Anything else — Buffers, wrong types, a URL with a line
-// break — takes the native one-at-a-time path, with its errors.
+// one array read and write each), and the answers come back as one string
+// of "0"/"1". Anything else — Buffers, wrong types, holes, a URL with a
+// line break — takes the native one-at-a-time path, with its errors.
 const filterOneByOne = binding.Rules.prototype.filterAllowed
-// Every element a string (a hole is not: `every` would skip it).
 function allStrings (urls) {
   for (let i = 0; i < urls.length; i++) if (typeof urls[i] !== 'string') return false
   return true
 }
-Object.defineProperty(binding.Rules.prototype, 'filterAllowed', {
-  value: function filterAllowed (urls) {
-    if (Array.isArray(urls) && urls.length > 1 && allStrings(urls)) {
-      const flags = this.allowedFlags(urls.join('\n'), urls.length)
-      if (flags !== null) return urls.filter((_, i) => flags.charCodeAt(i) === 49) // '1'
-    }
-    return filterOneByOne.call(this, urls)
-  },
-  writable: true,
-  configurable: true
+define('filterAllowed', function filterAllowed (urls) {
+  if (Array.isArray(urls) && urls.length > 1 && allStrings(urls)) {
+    const flags = binding._rulesAllowedFlags(handleOf(this), urls.join('\n'), urls.length)
+    if (flags !== null) return urls.filter((_, i) => flags.charCodeAt(i) === 49) // '1'
+  }
+  return filterOneByOne.call(this, urls)
 })
 
-// `...require(...)` spelled out (not `...binding`): Node's CommonJS
-// named-export detection reads only that form.
+// `...require(...)` spelled out: Node's CommonJS named-export detection
+// reads only that form.
 module.exports = {
   ...require('../index.js'),
   ...require('./polite.js')

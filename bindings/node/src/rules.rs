@@ -1,11 +1,12 @@
 //! `Rules`: the compiled matcher for one crawler, one URL at a time or a
 //! batch per call.
 
-use napi::bindgen_prelude::{ObjectFinalize, Unknown};
+use napi::bindgen_prelude::{External, ObjectFinalize, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
 use std::cell::Cell;
+use std::sync::Arc;
 
 use napi::sys;
 
@@ -115,7 +116,8 @@ pub struct RequestRate {
 /// UTF-8 bytes, a `Buffer`/`Uint8Array` as it is.
 #[napi(custom_finalize)]
 pub struct Rules {
-    inner: robotstxt::Rules,
+    /// Shared with the handles of `handle` (see `rulesIsAllowed`).
+    inner: Arc<robotstxt::Rules>,
     external: i64,
 }
 
@@ -128,7 +130,10 @@ impl Rules {
         // An estimate: the object and its order of rules.
         let external = i64::try_from(128 + inner.len() * 4).unwrap_or(i64::MAX);
         let _ = env.adjust_external_memory(external);
-        Rules { inner, external }
+        Rules {
+            inner: Arc::new(inner),
+            external,
+        }
     }
 }
 
@@ -141,6 +146,15 @@ impl ObjectFinalize for Rules {
 
 #[napi]
 impl Rules {
+    /// A handle on these rules for the package entry's fast paths
+    /// (`_rulesIsAllowed`, `_rulesAllowedFlags`): calling a module function
+    /// with it skips the unwrap and type-tag check of a method call, the
+    /// larger part of a single check's cost from JavaScript.
+    #[napi(getter, skip_typescript, js_name = "_handle")]
+    pub fn handle(&self) -> External<Arc<robotstxt::Rules>> {
+        External::new(Arc::clone(&self.inner))
+    }
+
     /// May the crawler fetch `url`? Longest match wins; allow wins ties;
     /// no matching rule: allowed.
     ///
@@ -179,25 +193,6 @@ impl Rules {
             }
         }
         Ok(out.finish())
-    }
-
-    /// The batch path of `filterAllowed` (the package entry uses it for an
-    /// array of strings): `joined` is `count` URLs joined by `"\n"`. Returns
-    /// one character per URL, `"1"` when allowed and `"0"` when not, or
-    /// `null` when `joined` does not hold `count` lines (a URL held a line
-    /// break): the caller then asks one URL at a time. One string crosses
-    /// into native code and one comes back, instead of one per URL.
-    ///
-    /// @throws {TypeError} `joined` is not a string.
-    #[napi(catch_unwind, ts_args_type = "joined: string, count: number")]
-    pub fn allowed_flags(&self, env: &Env, joined: Unknown, count: u32) -> Result<Option<String>> {
-        Js::new(env, &joined).with_bytes("joined", |bytes| {
-            let mut flags = String::with_capacity(count as usize);
-            for url in bytes.split(|&b| b == b'\n') {
-                flags.push(if self.inner.can_fetch(url) { '1' } else { '0' });
-            }
-            (flags.len() == count as usize).then_some(flags)
-        })
     }
 
     /// `decide` for each of `urls`, in order. One call into native code
@@ -255,4 +250,41 @@ impl Rules {
     pub fn rule_count(&self) -> u32 {
         u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
     }
+}
+
+/// `rules.isAllowed(url)` through a handle from `rules._handle`; the
+/// package entry's `isAllowed` calls this.
+///
+/// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesIsAllowed")]
+pub fn rules_is_allowed(
+    env: &Env,
+    rules: &External<Arc<robotstxt::Rules>>,
+    url: Unknown,
+) -> Result<bool> {
+    Js::new(env, &url).with_bytes("url", |u| rules.can_fetch(u))
+}
+
+/// The batch path of `filterAllowed`, through a handle from
+/// `rules._handle`: `joined` is `count` URLs joined by `"\n"`. Returns one
+/// character per URL, `"1"` when allowed and `"0"` when not, or `null` when
+/// `joined` does not hold `count` lines (a URL held a line break): the
+/// caller then asks one URL at a time. One string crosses into native code
+/// and one comes back, instead of one per URL.
+///
+/// @throws {TypeError} `joined` is not a string.
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesAllowedFlags")]
+pub fn rules_allowed_flags(
+    env: &Env,
+    rules: &External<Arc<robotstxt::Rules>>,
+    joined: Unknown,
+    count: u32,
+) -> Result<Option<String>> {
+    Js::new(env, &joined).with_bytes("joined", |bytes| {
+        let mut flags = String::with_capacity(count as usize);
+        for url in bytes.split(|&b| b == b'\n') {
+            flags.push(if rules.can_fetch(url) { '1' } else { '0' });
+        }
+        (flags.len() == count as usize).then_some(flags)
+    })
 }
