@@ -1,4 +1,4 @@
-//! The bad-input matrix on the core (issue 8; SECURITY.md): every hostile or
+//! The bad-input matrix on the core (SECURITY.md): every hostile or
 //! odd input gets a defined answer or a clear error, never a panic or a
 //! hang. The same list runs through C (`tests/c/test_bad_input.c`), Node
 //! (`bindings/node/__test__/bad-input.test.mjs`) and Go

@@ -1,6 +1,6 @@
 package robotstxt_test
 
-// The bad-input matrix through Go (issue 8; SECURITY.md), the same list as
+// The bad-input matrix through Go (SECURITY.md), the same list as
 // tests/bad_input.rs, tests/c/test_bad_input.c and
 // bindings/node/__test__/bad-input.test.mjs: each input gets a defined
 // answer or a clear error, and each misuse a panic that says what was

@@ -1,4 +1,4 @@
-/* The bad-input matrix through the C ABI (issue 8; SECURITY.md), the same
+/* The bad-input matrix through the C ABI (SECURITY.md), the same
  * list as tests/bad_input.rs, bindings/node/__test__/bad-input.test.mjs and
  * bindings/go/badinput_test.go. Each input gets a defined answer or a clear
  * status, never a crash, a hang or a leak (this suite runs under ASan +

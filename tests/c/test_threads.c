@@ -1,5 +1,5 @@
 /* One parsed handle and its rules shared by 16 pthreads doing mixed
- * questions (issue 8): can_fetch, decide, selecting their own rules from
+ * questions: can_fetch, decide, selecting their own rules from
  * the shared robots, crawl delays, sitemaps, diagnostics; every answer is
  * compared with the single-threaded answer. Runs under ASan + UBSan and
  * valgrind with the rest of the suite (test_cache.c shares one cache and one

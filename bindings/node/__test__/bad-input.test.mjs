@@ -1,4 +1,4 @@
-// The bad-input matrix through Node (issue 8; SECURITY.md), the same list
+// The bad-input matrix through Node (SECURITY.md), the same list
 // as tests/bad_input.rs, tests/c/test_bad_input.c and
 // bindings/go/badinput_test.go: each input gets a defined answer or a
 // clear error, never a crash or a hang.
