@@ -159,8 +159,14 @@ impl Robots {
                 diagnostic.typo = record.typo;
                 diagnostic.missing_colon = record.missing_colon;
                 diagnostic.too_long = line.too_long;
-                builder.escapable = line.escapable;
-                builder.add(line.number, record.kind, record.value, &mut diagnostic);
+                let escapable = line.escapable;
+                builder.add(
+                    line.number,
+                    record.kind,
+                    record.value,
+                    escapable,
+                    &mut diagnostic,
+                );
                 if diagnostic.worth_reporting() {
                     builder.diagnostics.push(diagnostic);
                 }
@@ -264,8 +270,6 @@ struct Builder {
     sitemaps: Vec<Span>,
     host: Option<Span>,
     diagnostics: Vec<Diagnostic>,
-    /// The current line may hold bytes that normalising changes.
-    escapable: bool,
 }
 
 impl Builder {
@@ -282,7 +286,6 @@ impl Builder {
             sitemaps: Vec::new(),
             host: None,
             diagnostics: Vec::new(),
-            escapable: true,
         }
     }
 
@@ -300,7 +303,16 @@ impl Builder {
         self.span_from(start)
     }
 
-    fn add(&mut self, line: u32, kind: LineKind, value: &[u8], diagnostic: &mut Diagnostic) {
+    /// `escapable`: the line may hold bytes that normalising changes (see
+    /// `lex::RawLine::escapable`); without them a pattern is stored as is.
+    fn add(
+        &mut self,
+        line: u32,
+        kind: LineKind,
+        value: &[u8],
+        escapable: bool,
+        diagnostic: &mut Diagnostic,
+    ) {
         match kind {
             LineKind::UserAgent => self.add_agent(value),
             LineKind::Allow | LineKind::Disallow => {
@@ -312,7 +324,7 @@ impl Builder {
                 };
                 group.closed = true;
                 if !value.is_empty() {
-                    self.add_rule(line, kind == LineKind::Allow, value);
+                    self.add_rule(line, kind == LineKind::Allow, value, escapable);
                 }
             }
             LineKind::CrawlDelay => {
@@ -365,9 +377,9 @@ impl Builder {
         }
     }
 
-    fn add_rule(&mut self, line: u32, allow: bool, value: &[u8]) {
+    fn add_rule(&mut self, line: u32, allow: bool, value: &[u8], escapable: bool) {
         let start = self.text.len();
-        if self.escapable {
+        if escapable {
             percent::normalise_pattern(self.profile, value, &mut self.text);
         } else {
             self.text.extend_from_slice(value);
