@@ -342,8 +342,9 @@ describe('batches', () => {
       assert.equal(rules.isAllowed(url), rules.decide(url).allowed)
     }
     throwsWith(() => rules.isAllowed(7), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be/)
-    assert.throws(() => Rules.prototype.isAllowed.call({}, '/'))
-    assert.throws(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'))
+    assert.throws(() => Rules.prototype.isAllowed.call({}, '/'), /unwrap .*`Rules`/)
+    assert.throws(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'), /not an instance of class `Rules`/)
+    assert.throws(() => Rules.prototype.filterAllowed.call({}, ['/a', '/b']), /unwrap .*`Rules`/)
     assert.equal(pkg._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
     assert.throws(() => pkg._rulesIsAllowed({}, '/'), /external/i)
     assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), /external/i)

@@ -13,11 +13,15 @@
 
 const binding = require('../index.js')
 
+// The native getter, called on `rules` itself: it throws, as a native
+// method does, when `rules` is not a Rules (a plain read of `_handle`
+// would give undefined instead).
+const handleGetter = Object.getOwnPropertyDescriptor(binding.Rules.prototype, '_handle').get
 const handles = new WeakMap()
 function handleOf (rules) {
   let handle = handles.get(rules)
   if (handle === undefined) {
-    handle = rules._handle // throws, as a method would, when `rules` is not a Rules
+    handle = handleGetter.call(rules)
     handles.set(rules, handle)
   }
   return handle
