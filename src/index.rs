@@ -15,7 +15,7 @@
 //! literal segment finds, in one pass over the path, the few rules that can
 //! match at all.
 
-use std::cmp::Reverse;
+use std::cmp::{Ordering, Reverse};
 use std::collections::HashMap;
 
 use aho_corasick::AhoCorasick;
@@ -59,9 +59,8 @@ impl Candidate {
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    /// The prefix's first 8 bytes, big-endian, zero-padded: most
-    /// comparisons of the binary search end here.
-    head: u64,
+    /// The prefix's first 16 bytes as a key: most comparisons end here.
+    key: Key,
     /// The prefix: a range of `Inner::text`.
     start: u32,
     len: u32,
@@ -151,7 +150,7 @@ impl PrefixIndex {
             let parent = chain.last().copied().unwrap_or(NONE);
             chain.push(entries.len() as u32);
             entries.push(Entry {
-                head: head(prefix(start, len)),
+                key: Key::of(prefix(start, len)),
                 start,
                 len,
                 parent,
@@ -188,18 +187,13 @@ impl PrefixIndex {
         self.candidates.len() + self.filters.iter().map(|f| f.rules.len()).sum::<usize>()
     }
 
-    /// The deciding rule for `path`: its index in `Inner::rules`.
-    pub fn best(&self, inner: &Inner, path: &[u8]) -> Option<u32> {
-        let prefix = |e: &Entry| &inner.text[e.start as usize..(e.start + e.len) as usize];
-        let path_head = head(path);
-        // Heads that differ order their strings the same way; equal heads
-        // fall back to comparing the bytes.
+    /// The deciding rule for `path`: its index in `Inner::rules` and
+    /// whether it allows.
+    pub fn best(&self, inner: &Inner, path: &[u8]) -> Option<(u32, bool)> {
+        let path_key = Key::of(path);
         let below = self
             .entries
-            .partition_point(|e| match e.head.cmp(&path_head) {
-                std::cmp::Ordering::Equal => prefix(e) <= path,
-                order => order.is_lt(),
-            });
+            .partition_point(|e| e.at_most(&inner.text, path_key, path));
         let mut at = below.checked_sub(1)? as u32;
         let mut best: Option<&Candidate> = None;
         // Once one entry of the chain begins the path, so do all its
@@ -207,7 +201,7 @@ impl PrefixIndex {
         let mut begins_path = false;
         while at != NONE {
             let entry = &self.entries[at as usize];
-            begins_path = begins_path || path.starts_with(prefix(entry));
+            begins_path = begins_path || entry.begins(&inner.text, path_key, path);
             if begins_path {
                 let own = &self.candidates[entry.first as usize..entry.end as usize];
                 best = self.first_match(inner, own, entry.len as usize, path, best);
@@ -217,7 +211,7 @@ impl PrefixIndex {
             }
             at = entry.parent;
         }
-        best.map(|c| c.rule)
+        best.map(|c| (c.rule, c.allow))
     }
 
     /// The first of `candidates` (best rank first) that matches and beats
@@ -244,6 +238,39 @@ impl PrefixIndex {
             }
         }
         best
+    }
+}
+
+impl Entry {
+    fn prefix<'t>(&self, text: &'t [u8]) -> &'t [u8] {
+        &text[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    /// Whether the prefix sorts at or before `path` (whose key is
+    /// `path_key`).
+    #[inline(always)]
+    fn at_most(&self, text: &[u8], path_key: Key, path: &[u8]) -> bool {
+        match self.key.cmp(&path_key) {
+            // The path begins with the whole prefix, or ends within its
+            // zero padding.
+            Ordering::Equal if self.len as usize <= Key::WIDTH => self.len as usize <= path.len(),
+            Ordering::Equal => self.prefix(text) <= path,
+            order => order.is_lt(),
+        }
+    }
+
+    /// Whether `path` (whose key is `path_key`) begins with the prefix.
+    #[inline(always)]
+    fn begins(&self, text: &[u8], path_key: Key, path: &[u8]) -> bool {
+        let len = self.len as usize;
+        if path.len() < len {
+            return false;
+        }
+        // The bits of the prefix's bytes among the key's 128.
+        let bits = 8 * len.min(Key::WIDTH) as u32;
+        let mask = u128::MAX.checked_shl(128 - bits).unwrap_or(0);
+        (self.key.bits() ^ path_key.bits()) & mask == 0
+            && (len <= Key::WIDTH || path[Key::WIDTH..len] == self.prefix(text)[Key::WIDTH..])
     }
 }
 
@@ -346,10 +373,96 @@ impl Filter {
     }
 }
 
-/// The first 8 bytes of `s` as a big-endian number, zero-padded.
-fn head(s: &[u8]) -> u64 {
-    let mut bytes = [0u8; 8];
-    let n = s.len().min(8);
-    bytes[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(bytes)
+/// A string's first 16 bytes as two big-endian numbers, zero-padded.
+/// Comparing keys orders strings as comparing the strings does, unless
+/// the keys are equal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    head: u64,
+    tail: u64,
+}
+
+impl Key {
+    const WIDTH: usize = 16;
+
+    #[inline(always)]
+    fn of(s: &[u8]) -> Key {
+        let word = |b: &[u8]| u64::from_be_bytes(b.try_into().expect("8 bytes"));
+        match s.len() {
+            16.. => Key {
+                head: word(&s[..8]),
+                tail: word(&s[8..16]),
+            },
+            // The last 8 bytes, shifted up over those already in `head`.
+            8.. => Key {
+                head: word(&s[..8]),
+                tail: word(&s[s.len() - 8..])
+                    .checked_shl(8 * (16 - s.len()) as u32)
+                    .unwrap_or(0),
+            },
+            n => Key {
+                head: s
+                    .iter()
+                    .fold(0u64, |acc, &b| acc << 8 | u64::from(b))
+                    .checked_shl(8 * (8 - n) as u32)
+                    .unwrap_or(0),
+                tail: 0,
+            },
+        }
+    }
+
+    fn bits(self) -> u128 {
+        u128::from(self.head) << 64 | u128::from(self.tail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_compare_as_the_strings_do() {
+        // Strings from a small alphabet with NUL (the key's padding), of
+        // lengths around the key's 8- and 16-byte words.
+        let alphabet = b"\0a/\xFF";
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = |len: usize| -> Vec<u8> {
+            (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect()
+        };
+        for round in 0..20_000 {
+            let prefix = random(round % 21);
+            let mut path = random((round / 21) % 23);
+            if round % 3 == 0 {
+                // Often a path that begins with the prefix.
+                path.splice(0..0, prefix.iter().copied());
+            }
+            let entry = Entry {
+                key: Key::of(&prefix),
+                start: 0,
+                len: prefix.len() as u32,
+                parent: NONE,
+                first: 0,
+                end: 0,
+                filter: NONE,
+            };
+            let key = Key::of(&path);
+            assert_eq!(
+                entry.at_most(&prefix, key, &path),
+                prefix <= path,
+                "{prefix:?} {path:?}"
+            );
+            assert_eq!(
+                entry.begins(&prefix, key, &path),
+                path.starts_with(&prefix),
+                "{prefix:?} {path:?}"
+            );
+        }
+    }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::index::PrefixIndex;
 use crate::rate::RequestRate;
-use crate::robots::{slowest, Inner, Rule};
+use crate::robots::{slowest, Inner};
 use crate::{percent, url, Profile};
 
 /// Whether the deciding rule allowed or disallowed, or that none matched.
@@ -56,10 +56,11 @@ impl Decision<'_> {
 
 /// What decided a question, before it is dressed as a [`Decision`].
 #[derive(Clone, Copy)]
-enum Verdict<'a> {
+enum Verdict {
     NoMatch,
     DisallowAll,
-    Rule(&'a Rule),
+    /// The deciding rule's index in `Inner::rules`, and whether it allows.
+    Rule(u32, bool),
 }
 
 /// One selection: the rules of the merged groups, indexed for matching.
@@ -143,7 +144,7 @@ impl Rules {
         match self.verdict(url.as_ref()) {
             Verdict::NoMatch => true,
             Verdict::DisallowAll => false,
-            Verdict::Rule(rule) => rule.allow(),
+            Verdict::Rule(_, allow) => allow,
         }
     }
 
@@ -163,20 +164,23 @@ impl Rules {
                 kind: DecisionKind::Disallow,
                 pattern: "",
             },
-            Verdict::Rule(rule) => Decision {
-                allowed: rule.allow(),
-                line: rule.line(),
-                kind: if rule.allow() {
-                    DecisionKind::Allow
-                } else {
-                    DecisionKind::Disallow
-                },
-                pattern: self.inner.pattern(rule),
-            },
+            Verdict::Rule(id, _) => {
+                let rule = &self.inner.rules[id as usize];
+                Decision {
+                    allowed: rule.allow(),
+                    line: rule.line(),
+                    kind: if rule.allow() {
+                        DecisionKind::Allow
+                    } else {
+                        DecisionKind::Disallow
+                    },
+                    pattern: self.inner.pattern(rule),
+                }
+            }
         }
     }
 
-    fn verdict(&self, url: &[u8]) -> Verdict<'_> {
+    fn verdict(&self, url: &[u8]) -> Verdict {
         let parts = url::path_of(url);
         let profile = self.inner.profile;
         let rewrite = profile == Profile::Rfc9309 && parts.escapable;
@@ -203,7 +207,7 @@ impl Rules {
 
     /// `None` when the rewritten path does not fit `buf`.
     #[inline(never)]
-    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Option<Verdict<'_>> {
+    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Option<Verdict> {
         let (head, tail) = buf.split_at_mut(usize::from(parts.slash));
         head.fill(b'/');
         let n = match self.inner.profile {
@@ -218,7 +222,7 @@ impl Rules {
         Some(self.decide_path(&buf[..len]))
     }
 
-    fn decide_path(&self, path: &[u8]) -> Verdict<'_> {
+    fn decide_path(&self, path: &[u8]) -> Verdict {
         // §2.2.2: /robots.txt is implicitly allowed (RFC profile only).
         if self.inner.profile == Profile::Rfc9309 && path == b"/robots.txt" {
             return Verdict::NoMatch;
@@ -229,16 +233,12 @@ impl Rules {
         let mut first_allow = None;
         for part in self.parts.iter() {
             match part.index.best(&self.inner, path) {
-                Some(id) if !self.inner.rules[id as usize].allow() => {
-                    return Verdict::Rule(&self.inner.rules[id as usize]);
-                }
-                Some(id) => first_allow = first_allow.or(Some(id)),
+                Some((id, false)) => return Verdict::Rule(id, false),
+                Some((id, true)) => first_allow = first_allow.or(Some(id)),
                 None => {}
             }
         }
-        first_allow.map_or(Verdict::NoMatch, |id| {
-            Verdict::Rule(&self.inner.rules[id as usize])
-        })
+        first_allow.map_or(Verdict::NoMatch, |id| Verdict::Rule(id, true))
     }
 
     /// The crawl delay: the largest valid `crawl-delay` of the selected

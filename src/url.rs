@@ -17,15 +17,17 @@ pub(crate) struct PathParts<'a> {
     pub escapable: bool,
 }
 
-/// The first `/`, `?`, `;`, `:` or `#` at or after `from`.
-fn find_delimiter(s: &[u8], mut from: usize) -> Option<usize> {
+/// The first `/`, `?`, `;` or `#` at or after `from`, or `:` too when
+/// `COLON`.
+#[inline(always)]
+fn find_delimiter<const COLON: bool>(s: &[u8], mut from: usize) -> Option<usize> {
     while from < s.len() {
         let block = Block::load(s, from);
-        let found = block.equal(b'/')
-            | block.equal(b'?')
-            | block.equal(b';')
-            | block.equal(b':')
-            | block.equal(b'#');
+        let mut found =
+            block.equal(b'/') | block.equal(b'?') | block.equal(b';') | block.equal(b'#');
+        if COLON {
+            found |= block.equal(b':');
+        }
         if found != 0 {
             return Some(from + scan::first(found));
         }
@@ -53,24 +55,36 @@ fn path_end(s: &[u8], mut from: usize) -> (usize, bool) {
     (s.len(), escapable != 0)
 }
 
+#[inline]
 pub(crate) fn path_of(url: &[u8]) -> PathParts<'_> {
     const ROOT: PathParts<'static> = PathParts {
         slash: false,
         rest: b"/",
         escapable: false,
     };
-    // A leading `//` (scheme-relative URL) is skipped.
-    let mut at = if url.starts_with(b"//") { 2 } else { 0 };
     // `://` ends a scheme only when no path, params or query start before
-    // it; a `#` before the path leaves the path empty.
-    let mut scheme_ended = false;
+    // it; a `#` before the path leaves the path empty. Most URLs start
+    // with `http://` or `https://`: their scheme needs no search.
+    let (mut at, mut scheme_ended) = match url.first_chunk::<8>() {
+        Some(b"https://") => (8, true),
+        Some([b'h', b't', b't', b'p', b':', b'/', b'/', _]) => (7, true),
+        // A leading `//` (scheme-relative URL) is skipped.
+        _ => (if url.starts_with(b"//") { 2 } else { 0 }, false),
+    };
     let path_start = loop {
-        let Some(i) = find_delimiter(url, at) else {
+        if scheme_ended {
+            // After the scheme a `:` (a port) ends nothing.
+            match find_delimiter::<false>(url, at) {
+                Some(i) if url[i] != b'#' => break i,
+                _ => return ROOT,
+            }
+        }
+        let Some(i) = find_delimiter::<true>(url, at) else {
             return ROOT;
         };
         match url[i] {
             b'#' => return ROOT,
-            b':' if !scheme_ended && url[i + 1..].starts_with(b"//") => {
+            b':' if url[i + 1..].starts_with(b"//") => {
                 at = i + 3;
                 scheme_ended = true;
             }
@@ -116,6 +130,14 @@ mod tests {
             ("a#b://c/d", "/"),
             ("http://h:80/x", "/x"),
             ("//h:1//p", "//p"),
+            ("https://h:1/p:q", "/p:q"),
+            ("http://h?x", "/?x"),
+            ("https://h#/x", "/"),
+            ("https:/h/x", "/h/x"),
+            ("https:h/x", "/x"),
+            ("http://", "/"),
+            ("https://", "/"),
+            ("HTTP://h/x", "/x"),
         ] {
             assert_eq!(cut(url), want, "{url}");
         }
