@@ -191,9 +191,17 @@ impl PrefixIndex {
     /// whether it allows.
     pub fn best(&self, inner: &Inner, path: &[u8]) -> Option<(u32, bool)> {
         let path_key = Key::of(path);
-        let below = self
-            .entries
-            .partition_point(|e| e.at_most(&inner.text, path_key, path));
+        let path_bits = path_key.bits();
+        // Keys order the entries but for equal keys: search by key with
+        // no branch to mispredict, then settle a run of equal keys (the
+        // path's first 16 bytes) by the bytes.
+        let mut below = self.entries.partition_point(|e| e.key.bits() <= path_bits);
+        if below > 0 && self.entries[below - 1].key == path_key {
+            let equal_from = self.entries[..below].partition_point(|e| e.key.bits() < path_bits);
+            below = equal_from
+                + self.entries[equal_from..below]
+                    .partition_point(|e| e.at_most(&inner.text, path_key, path));
+        }
         let mut at = below.checked_sub(1)? as u32;
         let mut best: Option<&Candidate> = None;
         // Once one entry of the chain begins the path, so do all its

@@ -72,6 +72,19 @@ proptest! {
         prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
     }
 
+    /// Long patterns that share their first 16 bytes or so with each other
+    /// and the path: the index compares 16 bytes at once, and the bytes
+    /// after them must still decide.
+    #[test]
+    fn long_shared_prefixes_match_naive(
+        rules in prop::collection::vec((any::<bool>(), "/a{13,17}[ab*$]{0,5}"), 0..12),
+        path in "/a{12,18}([ab/][ab]{0,6})?",
+    ) {
+        let robots = Robots::parse_with(body_of(&rules).as_bytes(), &Options::new(Profile::Google));
+        let got = robots.rules_for("ExampleBot").unwrap().can_fetch(&path);
+        prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
+    }
+
     /// Deciding never panics and agrees with `can_fetch`, whatever the bytes.
     #[test]
     fn any_bytes_decide(body in prop::collection::vec(any::<u8>(), 0..300),
