@@ -195,11 +195,16 @@ impl PrefixIndex {
         // Keys order the entries but for equal keys: search by key with
         // no branch to mispredict, then settle a run of equal keys (the
         // path's first 16 bytes) by the bytes.
-        let mut below = self.entries.partition_point(|e| e.key.bits() <= path_bits);
+        let mut below = count_keys_at_most(&self.entries, path_bits);
         if below > 0 && self.entries[below - 1].key == path_key {
-            let equal_from = self.entries[..below].partition_point(|e| e.key.bits() < path_bits);
-            below = equal_from
-                + self.entries[equal_from..below]
+            // Most runs of equal keys are one entry long.
+            let run_start = if below > 1 && self.entries[below - 2].key == path_key {
+                self.entries[..below].partition_point(|e| e.key.bits() < path_bits)
+            } else {
+                below - 1
+            };
+            below = run_start
+                + self.entries[run_start..below]
                     .partition_point(|e| e.at_most(&inner.text, path_key, path));
         }
         let mut at = below.checked_sub(1)? as u32;
@@ -224,6 +229,7 @@ impl PrefixIndex {
 
     /// The first of `candidates` (best rank first) that matches and beats
     /// `best`, or `best`.
+    #[inline(always)]
     fn first_match<'a>(
         &self,
         inner: &Inner,
@@ -381,6 +387,24 @@ impl Filter {
     }
 }
 
+/// How many of `entries` have a key at most `bits`: a binary search whose
+/// steps add, not branch (which way a step goes is the path's business,
+/// and a mispredicted branch costs more than the step).
+fn count_keys_at_most(entries: &[Entry], bits: u128) -> usize {
+    if entries.is_empty() {
+        return 0;
+    }
+    let (mut base, mut size) = (0, entries.len());
+    while size > 1 {
+        let half = size / 2;
+        let at_most = entries[base + half].key.bits() <= bits;
+        base += half & usize::from(at_most).wrapping_neg();
+        size -= half;
+    }
+    // `base` is the last entry at most `bits`, or 0 when none is.
+    base + usize::from(entries[base].key.bits() <= bits)
+}
+
 /// A string's first 16 bytes as two big-endian numbers, zero-padded.
 /// Comparing keys orders strings as comparing the strings does, unless
 /// the keys are equal.
@@ -427,6 +451,32 @@ impl Key {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_branch_free_search_counts_as_partition_point_does() {
+        let entry = |head: u64| Entry {
+            key: Key { head, tail: 0 },
+            start: 0,
+            len: 0,
+            parent: NONE,
+            first: 0,
+            end: 0,
+            filter: NONE,
+        };
+        for n in 0..40u64 {
+            // Keys 0, 2, 4…, some repeated; probes on and between them.
+            let entries: Vec<Entry> = (0..n).map(|i| entry(i / 3 * 2)).collect();
+            for probe in 0..(n + 2) {
+                let bits = Key {
+                    head: probe,
+                    tail: 0,
+                }
+                .bits();
+                let want = entries.partition_point(|e| e.key.bits() <= bits);
+                assert_eq!(count_keys_at_most(&entries, bits), want, "{n} {probe}");
+            }
+        }
+    }
 
     #[test]
     fn keys_compare_as_the_strings_do() {
