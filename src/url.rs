@@ -65,11 +65,16 @@ pub(crate) fn path_of(url: &[u8]) -> PathParts<'_> {
     // `://` ends a scheme only when no path, params or query start before
     // it; a `#` before the path leaves the path empty. Most URLs start
     // with `http://` or `https://`: their scheme needs no search.
-    let (mut at, mut scheme_ended) = match url.first_chunk::<8>() {
-        Some(b"https://") => (8, true),
-        Some([b'h', b't', b't', b'p', b':', b'/', b'/', _]) => (7, true),
+    let head = url
+        .first_chunk::<8>()
+        .map_or(0, |bytes| u64::from_le_bytes(*bytes));
+    let (mut at, mut scheme_ended) = if head == u64::from_le_bytes(*b"https://") {
+        (8, true)
+    } else if head & 0x00FF_FFFF_FFFF_FFFF == u64::from_le_bytes(*b"http://\0") {
+        (7, true)
+    } else {
         // A leading `//` (scheme-relative URL) is skipped.
-        _ => (if url.starts_with(b"//") { 2 } else { 0 }, false),
+        (if url.starts_with(b"//") { 2 } else { 0 }, false)
     };
     let path_start = loop {
         if scheme_ended {
