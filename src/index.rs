@@ -92,7 +92,31 @@ pub(crate) struct PrefixIndex {
     globs: Globs,
 }
 
+/// Loads `items`' cache lines, all of them or, for a long slice, `lines`
+/// evenly spaced ones (the first steps of every binary search over it):
+/// independent loads, whose misses overlap.
+pub(crate) fn prefetch<T: Copy>(items: &[T], lines: usize) {
+    let size = std::mem::size_of::<T>().max(1);
+    let in_slice = (items.len() * size).div_ceil(64);
+    let touched = in_slice.min(lines);
+    for k in 0..touched {
+        let at = if touched == in_slice {
+            k * 64 / size
+        } else {
+            k * items.len() / touched
+        };
+        std::hint::black_box(items[at]);
+    }
+}
+
 impl PrefixIndex {
+    /// See `Rules::prefetch`.
+    pub fn prefetch(&self, lines: usize) {
+        prefetch(&self.entries, lines);
+        prefetch(&self.candidates, lines);
+        self.globs.prefetch(lines);
+    }
+
     pub fn build(inner: &Inner, rules: impl Iterator<Item = u32>) -> PrefixIndex {
         let mut globs = Globs::default();
         let mut keyed: Vec<(u32, u32, Candidate)> = rules

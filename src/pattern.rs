@@ -45,6 +45,12 @@ struct Glob {
 }
 
 impl Globs {
+    /// See `Rules::prefetch`.
+    pub fn prefetch(&self, lines: usize) {
+        crate::index::prefetch(&self.globs, lines);
+        crate::index::prefetch(&self.segments, lines);
+    }
+
     /// Compiles `pattern`, found at `offset` in the text, whose first `*` is
     /// at `prefix_len`; returns its id.
     pub fn add(&mut self, pattern: &[u8], offset: u32, prefix_len: usize) -> u32 {

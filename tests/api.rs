@@ -99,3 +99,30 @@ fn strictest_of_takes_every_token_into_account() {
     let merged = robots.rules_for_any(&["MyBot", "GPTBot"]).unwrap();
     assert!(!merged.can_fetch("/ai/x") && !merged.can_fetch("/me/x"));
 }
+
+#[test]
+fn prefetching_changes_no_answer_whatever_the_size() {
+    // Empty, blanket, small and large indexes (the large one past the
+    // 64 lines prefetched whole), wildcards included.
+    let mut large = String::from("User-agent: *\n");
+    for i in 0..5000 {
+        large += &format!("Disallow: /p{i}/\nAllow: /p{i}/*.css$\n");
+    }
+    let bodies = [String::new(), "User-agent: *\nDisallow: /a\n".into(), large];
+    let urls = ["/", "/a", "/p17/x", "/p17/x.css", "/p4999/", "/q"];
+    for body in &bodies {
+        let robots = Robots::parse(body.as_bytes());
+        let rules = robots.rules_for("ExampleBot").unwrap();
+        let before: Vec<bool> = urls.iter().map(|u| rules.can_fetch(u)).collect();
+        rules.prefetch();
+        let after: Vec<bool> = urls.iter().map(|u| rules.can_fetch(u)).collect();
+        assert_eq!(before, after, "{}", body.len());
+    }
+    for rules in [
+        Rules::allow_all(Profile::Rfc9309),
+        Rules::disallow_all(Profile::Google),
+    ] {
+        rules.prefetch();
+        assert_eq!(rules.can_fetch("/x"), rules.blanket_answer().unwrap());
+    }
+}

@@ -186,7 +186,9 @@ impl Rules {
     pub fn filter_allowed<'e>(&self, env: &'e Env, urls: Unknown) -> Result<Unknown<'e>> {
         let urls = Js::new(env, &urls);
         let mut out = ArrayBuilder::new(env)?;
-        for i in 0..urls.array_len("urls")? {
+        let len = urls.array_len("urls")?;
+        prefetch_for(&self.inner, len);
+        for i in 0..len {
             let url = urls.element(i)?;
             if url.with_bytes(format_args!("urls[{i}]"), |u| self.inner.can_fetch(u))? {
                 out.push_raw(url.raw)?;
@@ -209,7 +211,9 @@ impl Rules {
         let urls = Js::new(env, &urls);
         let decisions = Decisions::new(env)?;
         let mut out = ArrayBuilder::new(env)?;
-        for i in 0..urls.array_len("urls")? {
+        let len = urls.array_len("urls")?;
+        prefetch_for(&self.inner, len);
+        for i in 0..len {
             let decision = urls
                 .element(i)?
                 .with_bytes(format_args!("urls[{i}]"), |u| {
@@ -273,6 +277,15 @@ pub fn rules_is_allowed(
 /// and one comes back, instead of one per URL.
 ///
 /// @throws {TypeError} `joined` is not a string.
+/// A batch of checks first brings the rules into the cache (see
+/// `robotstxt::Rules::prefetch`); for one or two URLs that costs more than
+/// it saves.
+fn prefetch_for(rules: &robotstxt::Rules, batch: impl TryInto<usize>) {
+    if batch.try_into().is_ok_and(|n| n > 2) {
+        rules.prefetch();
+    }
+}
+
 #[napi(skip_typescript, catch_unwind, js_name = "_rulesAllowedFlags")]
 pub fn rules_allowed_flags(
     env: &Env,
@@ -282,6 +295,7 @@ pub fn rules_allowed_flags(
 ) -> Result<Option<String>> {
     Js::new(env, &joined).with_bytes("joined", |bytes| {
         let mut flags = String::with_capacity(count as usize);
+        prefetch_for(rules, count);
         for url in bytes.split(|&b| b == b'\n') {
             flags.push(if rules.can_fetch(url) { '1' } else { '0' });
         }
