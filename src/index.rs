@@ -4,11 +4,11 @@
 //!
 //! A rule can only match a path that starts with its literal prefix. The
 //! prefixes that begin a path form one chain: find the greatest prefix not
-//! above the path with one binary search, then follow the links, keeping
-//! those that begin the path. Strings between a
-//! prefix of the path and the path itself all start with that prefix, so
-//! the chain holds every candidate. A question costs O(log rules + chain),
-//! not O(rules).
+//! above the path with a binary search (by the prefixes' first 16 bytes,
+//! then by the bytes among those that tie there), then follow the links,
+//! keeping those that begin the path. Strings between a prefix of the path
+//! and the path itself all start with that prefix, so the chain holds
+//! every candidate. A question costs O(log rules + chain), not O(rules).
 //!
 //! Many wildcard rules can share one short prefix (`/*.pdf`, `/*?sort=`…).
 //! Under such a prefix an Aho-Corasick automaton over each rule's longest
@@ -92,18 +92,23 @@ pub(crate) struct PrefixIndex {
     globs: Globs,
 }
 
-/// Loads `items`' cache lines, all of them or, for a long slice, `lines`
-/// evenly spaced ones (the first steps of every binary search over it):
-/// independent loads, whose misses overlap.
+/// Loads about one element per cache line of `items`, or, of a long
+/// slice, `lines` evenly spaced elements (for the sorted prefixes, close
+/// to where every search's first steps land): independent loads, whose
+/// misses overlap.
 pub(crate) fn prefetch<T: Copy>(items: &[T], lines: usize) {
-    let size = std::mem::size_of::<T>().max(1);
-    let in_slice = (items.len() * size).div_ceil(64);
+    let size = std::mem::size_of::<T>();
+    if size == 0 {
+        return;
+    }
+    let in_slice = std::mem::size_of_val(items).div_ceil(64);
     let touched = in_slice.min(lines);
     for k in 0..touched {
         let at = if touched == in_slice {
             k * 64 / size
         } else {
-            k * items.len() / touched
+            // k < touched ≤ lines: no overflow in 128 bits.
+            (k as u128 * items.len() as u128 / touched as u128) as usize
         };
         std::hint::black_box(items[at]);
     }

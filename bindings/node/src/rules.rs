@@ -269,14 +269,6 @@ pub fn rules_is_allowed(
     Js::new(env, &url).with_bytes("url", |u| rules.can_fetch(u))
 }
 
-/// The batch path of `filterAllowed`, through a handle from
-/// `rules._handle`: `joined` is `count` URLs joined by `"\n"`. Returns one
-/// character per URL, `"1"` when allowed and `"0"` when not, or `null` when
-/// `joined` does not hold `count` lines (a URL held a line break): the
-/// caller then asks one URL at a time. One string crosses into native code
-/// and one comes back, instead of one per URL.
-///
-/// @throws {TypeError} `joined` is not a string.
 /// A batch of checks first brings the rules into the cache (see
 /// `robotstxt::Rules::prefetch`); for one or two URLs that costs more than
 /// it saves.
@@ -286,6 +278,14 @@ fn prefetch_for(rules: &robotstxt::Rules, batch: impl TryInto<usize>) {
     }
 }
 
+/// The batch path of `filterAllowed`, through a handle from
+/// `rules._handle`: `joined` is `count` URLs joined by `"\n"`. Returns one
+/// character per URL, `"1"` when allowed and `"0"` when not, or `null` when
+/// `joined` does not hold `count` lines (a URL held a line break): the
+/// caller then asks one URL at a time. One string crosses into native code
+/// and one comes back, instead of one per URL.
+///
+/// @throws {TypeError} `joined` is not a string.
 #[napi(skip_typescript, catch_unwind, js_name = "_rulesAllowedFlags")]
 pub fn rules_allowed_flags(
     env: &Env,
