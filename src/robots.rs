@@ -1,6 +1,7 @@
 //! `Robots`: a body parsed once into groups and normalised rules (§2.1–2.2),
 //! immutable and shared.
 
+use std::cell::Cell;
 use std::ops::Range;
 use std::sync::Arc;
 use std::time::Duration;
@@ -150,6 +151,11 @@ impl Robots {
     }
 
     /// Parses `body` with `options`.
+    ///
+    /// Each thread that parses keeps its working vectors between parses,
+    /// emptied and trimmed to 128 KiB each (at most 768 KiB; freed with
+    /// the thread): parsing one file after another then allocates each
+    /// array of the result once, at its final size.
     pub fn parse_with(body: &[u8], options: &Options) -> Robots {
         let mut builder = Builder::new(options.profile(), body.len().min(options.parse_limit()));
         for line in Lines::new(body, options.parse_limit(), options.profile()) {
@@ -168,7 +174,7 @@ impl Robots {
                     &mut diagnostic,
                 );
                 if diagnostic.worth_reporting() {
-                    builder.diagnostics.push(diagnostic);
+                    builder.filled.diagnostics.push(diagnostic);
                 }
             }
         }
@@ -263,29 +269,72 @@ impl Robots {
 
 struct Builder {
     profile: Profile,
+    host: Option<Span>,
+    filled: Scratch,
+}
+
+/// The vectors a parse fills. Kept per thread between parses, emptied: a
+/// parse then allocates each array of its result once, at its final
+/// size, instead of growing fresh vectors and trimming them (a tenth of
+/// the parse over the corpus when it was done per file).
+#[derive(Default)]
+struct Scratch {
     text: Vec<u8>,
     rules: Vec<Rule>,
     groups: Vec<Group>,
     agents: Vec<Agent>,
     sitemaps: Vec<Span>,
-    host: Option<Span>,
     diagnostics: Vec<Diagnostic>,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Option<Scratch>> = const { Cell::new(None) };
+}
+
+impl Scratch {
+    /// At most this much of each vector is kept: most bodies fit, and a
+    /// thread holds at most 6 × 128 KiB between parses.
+    const KEPT_BYTES: usize = 128 << 10;
+
+    /// This thread's scratch, empty as `keep` left it (new when the
+    /// thread has none, or is ending; a parse that panicked kept none).
+    fn take() -> Scratch {
+        SCRATCH
+            .try_with(Cell::take)
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Gives the vectors back to this thread, emptied and trimmed to
+    /// `KEPT_BYTES` each.
+    fn keep(mut self) {
+        fn trim<T>(v: &mut Vec<T>) {
+            v.clear();
+            v.shrink_to(Scratch::KEPT_BYTES / std::mem::size_of::<T>().max(1));
+        }
+        trim(&mut self.text);
+        trim(&mut self.rules);
+        trim(&mut self.groups);
+        trim(&mut self.agents);
+        trim(&mut self.sitemaps);
+        trim(&mut self.diagnostics);
+        // A thread being torn down keeps nothing.
+        let _ = SCRATCH.try_with(|scratch| scratch.set(Some(self)));
+    }
 }
 
 impl Builder {
     /// Sized for a body of `len` bytes: its stored text rarely outgrows
-    /// the body, and a rule line takes some 30 bytes. Growing the vectors
-    /// line by line cost a tenth of the parse; `finish` trims them.
+    /// the body, and a rule line takes some 30 bytes.
     fn new(profile: Profile, len: usize) -> Self {
+        let mut filled = Scratch::take();
+        filled.text.reserve(len);
+        filled.rules.reserve(len / 32);
         Builder {
             profile,
-            text: Vec::with_capacity(len),
-            rules: Vec::with_capacity(len / 32),
-            groups: Vec::new(),
-            agents: Vec::new(),
-            sitemaps: Vec::new(),
             host: None,
-            diagnostics: Vec::new(),
+            filled,
         }
     }
 
@@ -293,13 +342,13 @@ impl Builder {
         // The parse limit keeps `text` far below 4 GiB.
         Span {
             start: start as u32,
-            len: (self.text.len() - start) as u32,
+            len: (self.filled.text.len() - start) as u32,
         }
     }
 
     fn store(&mut self, bytes: &[u8]) -> Span {
-        let start = self.text.len();
-        self.text.extend_from_slice(bytes);
+        let start = self.filled.text.len();
+        self.filled.text.extend_from_slice(bytes);
         self.span_from(start)
     }
 
@@ -318,7 +367,7 @@ impl Builder {
             LineKind::Allow | LineKind::Disallow => {
                 // An empty value is no rule (§2.2.2); others should be paths.
                 diagnostic.invalid_value = !value.is_empty() && !matches!(value[0], b'/' | b'*');
-                let Some(group) = self.groups.last_mut() else {
+                let Some(group) = self.filled.groups.last_mut() else {
                     diagnostic.outside_group = true;
                     return;
                 };
@@ -330,7 +379,7 @@ impl Builder {
             LineKind::CrawlDelay => {
                 let delay = rate::parse_crawl_delay(value);
                 diagnostic.invalid_value = delay.is_none();
-                match self.groups.last_mut() {
+                match self.filled.groups.last_mut() {
                     Some(group) => group.add_crawl_delay(delay),
                     None => diagnostic.outside_group = true,
                 }
@@ -338,14 +387,14 @@ impl Builder {
             LineKind::RequestRate => {
                 let rate = rate::parse_request_rate(value);
                 diagnostic.invalid_value = rate.is_none();
-                match self.groups.last_mut() {
+                match self.filled.groups.last_mut() {
                     Some(group) => group.request_rate = slowest(group.request_rate, rate),
                     None => diagnostic.outside_group = true,
                 }
             }
             LineKind::Sitemap => {
                 let span = self.store(value);
-                self.sitemaps.push(span);
+                self.filled.sitemaps.push(span);
             }
             LineKind::Host => {
                 if self.host.is_none() {
@@ -357,9 +406,12 @@ impl Builder {
     }
 
     fn add_agent(&mut self, value: &[u8]) {
-        if self.groups.last().is_none_or(|g| g.closed) {
-            let (a, r) = (self.agents.len() as u32, self.rules.len() as u32);
-            self.groups.push(Group {
+        if self.filled.groups.last().is_none_or(|g| g.closed) {
+            let (a, r) = (
+                self.filled.agents.len() as u32,
+                self.filled.rules.len() as u32,
+            );
+            self.filled.groups.push(Group {
                 agents: a..a,
                 rules: r..r,
                 crawl_delay_ns: NO_DELAY,
@@ -371,30 +423,30 @@ impl Builder {
             Named::Everyone => Agent::Everyone,
             Named::Token(token) => Agent::Token(self.store(token)),
         };
-        self.agents.push(agent);
-        if let Some(group) = self.groups.last_mut() {
+        self.filled.agents.push(agent);
+        if let Some(group) = self.filled.groups.last_mut() {
             group.agents.end += 1;
         }
     }
 
     fn add_rule(&mut self, line: u32, allow: bool, value: &[u8], escapable: bool) {
-        let start = self.text.len();
+        let start = self.filled.text.len();
         if escapable {
-            percent::normalise_pattern(self.profile, value, &mut self.text);
+            percent::normalise_pattern(self.profile, value, &mut self.filled.text);
         } else {
-            self.text.extend_from_slice(value);
+            self.filled.text.extend_from_slice(value);
         }
         let pattern = self.span_from(start);
         self.push_rule(Rule::new(pattern, line, allow));
         if allow && self.profile == Profile::Google {
             // Google deviation: `allow: /dir/index.htm…` also allows `/dir/`
             // exactly, as if `allow: /dir/$` were written.
-            let encoded = &self.text[start..];
+            let encoded = &self.filled.text[start..];
             if let Some(slash) = memchr::memrchr(b'/', encoded) {
                 if encoded[slash..].starts_with(b"/index.htm") {
-                    let extra = self.text.len();
-                    self.text.extend_from_within(start..=start + slash);
-                    self.text.push(b'$');
+                    let extra = self.filled.text.len();
+                    self.filled.text.extend_from_within(start..=start + slash);
+                    self.filled.text.push(b'$');
                     let pattern = self.span_from(extra);
                     self.push_rule(Rule::new(pattern, line, allow));
                 }
@@ -403,23 +455,26 @@ impl Builder {
     }
 
     fn push_rule(&mut self, rule: Rule) {
-        self.rules.push(rule);
-        if let Some(group) = self.groups.last_mut() {
+        self.filled.rules.push(rule);
+        if let Some(group) = self.filled.groups.last_mut() {
             group.rules.end += 1;
         }
     }
 
     fn finish(self) -> Inner {
-        Inner {
+        let filled = self.filled;
+        let inner = Inner {
             profile: self.profile,
-            text: self.text.into_boxed_slice(),
-            rules: self.rules.into_boxed_slice(),
-            groups: self.groups.into_boxed_slice(),
-            agents: self.agents.into_boxed_slice(),
-            sitemaps: self.sitemaps.into_boxed_slice(),
+            text: filled.text.as_slice().into(),
+            rules: filled.rules.as_slice().into(),
+            groups: filled.groups.as_slice().into(),
+            agents: filled.agents.as_slice().into(),
+            sitemaps: filled.sitemaps.as_slice().into(),
             host: self.host,
-            diagnostics: self.diagnostics.into_boxed_slice(),
-        }
+            diagnostics: filled.diagnostics.as_slice().into(),
+        };
+        filled.keep();
+        inner
     }
 }
 

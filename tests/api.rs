@@ -126,3 +126,49 @@ fn prefetching_changes_no_answer_whatever_the_size() {
         assert_eq!(rules.can_fetch("/x"), rules.blanket_answer().unwrap());
     }
 }
+
+#[test]
+fn parses_in_a_row_share_nothing() {
+    // Each thread reuses its working vectors from one parse to the next:
+    // a parse must see none of the previous one, after a large body as
+    // after a small one, on any thread.
+    let mut large = String::from("User-agent: *\nSitemap: https://a.test/big.xml\n");
+    for i in 0..20_000 {
+        large += &format!("Disallow: /big{i}/\n");
+    }
+    let small = "User-agent: ExampleBot\nAllow: /x\nDisallow: /\nSitemap: https://b.test/s.xml\nNoindex: /y\n";
+    let summary = |body: &str| {
+        let robots = Robots::parse(body.as_bytes());
+        let rules = robots.rules_for("ExampleBot").unwrap();
+        (
+            robots.rule_count(),
+            robots.group_count(),
+            robots.sitemaps().map(<[u8]>::to_vec).collect::<Vec<_>>(),
+            robots.diagnostics().len(),
+            ["/x", "/big7/", "/z"].map(|u| rules.can_fetch(u)),
+        )
+    };
+    let want_small = summary(small);
+    let want_large = summary(&large);
+    assert_eq!(want_small.0, 2);
+    assert_eq!(want_large.0, 20_000);
+    let threads: Vec<_> = (0..4)
+        .map(|t| {
+            let (large, small) = (large.clone(), small.to_string());
+            let (want_small, want_large) = (want_small.clone(), want_large.clone());
+            std::thread::spawn(move || {
+                for round in 0..6 {
+                    if (round + t) % 2 == 0 {
+                        assert_eq!(summary(&large), want_large);
+                    } else {
+                        assert_eq!(summary(&small), want_small);
+                    }
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    assert_eq!(summary(small), want_small);
+}
