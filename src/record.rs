@@ -147,8 +147,10 @@ pub(crate) fn read(
     // compare plainly, only with keys of the same first letter.
     let mut lower = [0u8; 12];
     let n = key.len().min(lower.len());
-    lower[..n].copy_from_slice(&key[..n]);
-    lower.make_ascii_lowercase();
+    // Byte by byte: a copy of variable length is a call to memcpy.
+    for (to, from) in lower.iter_mut().zip(key) {
+        *to = from.to_ascii_lowercase();
+    }
     let lower = &lower[..n];
     let (kind, typo) = KEYS
         .iter()
