@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use aho_corasick::AhoCorasick;
 
 use crate::pattern::Globs;
+use crate::prefetch;
 use crate::robots::Inner;
 
 const NONE: u32 = u32::MAX;
@@ -92,33 +93,11 @@ pub(crate) struct PrefixIndex {
     globs: Globs,
 }
 
-/// Loads about one element per cache line of `items`, or, of a long
-/// slice, `lines` evenly spaced elements (for the sorted prefixes, close
-/// to where every search's first steps land): independent loads, whose
-/// misses overlap.
-pub(crate) fn prefetch<T: Copy>(items: &[T], lines: usize) {
-    let size = std::mem::size_of::<T>();
-    if size == 0 {
-        return;
-    }
-    let in_slice = std::mem::size_of_val(items).div_ceil(64);
-    let touched = in_slice.min(lines);
-    for k in 0..touched {
-        let at = if touched == in_slice {
-            k * 64 / size
-        } else {
-            // k < touched ≤ lines: no overflow in 128 bits.
-            (k as u128 * items.len() as u128 / touched as u128) as usize
-        };
-        std::hint::black_box(items[at]);
-    }
-}
-
 impl PrefixIndex {
     /// See `Rules::prefetch`.
     pub fn prefetch(&self, lines: usize) {
-        prefetch(&self.entries, lines);
-        prefetch(&self.candidates, lines);
+        prefetch::slice(&self.entries, lines);
+        prefetch::slice(&self.candidates, lines);
         self.globs.prefetch(lines);
     }
 
@@ -481,17 +460,22 @@ impl Key {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_branch_free_search_counts_as_partition_point_does() {
-        let entry = |head: u64| Entry {
-            key: Key { head, tail: 0 },
+    /// An entry with no parent, rules or filter: only its key and length.
+    fn alone(key: Key, len: u32) -> Entry {
+        Entry {
+            key,
             start: 0,
-            len: 0,
+            len,
             parent: NONE,
             first: 0,
             end: 0,
             filter: NONE,
-        };
+        }
+    }
+
+    #[test]
+    fn the_branch_free_search_counts_as_partition_point_does() {
+        let entry = |head: u64| alone(Key { head, tail: 0 }, 0);
         for n in 0..40u64 {
             // Keys 0, 2, 4…, some repeated; probes on and between them.
             let entries: Vec<Entry> = (0..n).map(|i| entry(i / 3 * 2)).collect();
@@ -530,15 +514,7 @@ mod tests {
                 // Often a path that begins with the prefix.
                 path.splice(0..0, prefix.iter().copied());
             }
-            let entry = Entry {
-                key: Key::of(&prefix),
-                start: 0,
-                len: prefix.len() as u32,
-                parent: NONE,
-                first: 0,
-                end: 0,
-                filter: NONE,
-            };
+            let entry = alone(Key::of(&prefix), prefix.len() as u32);
             let key = Key::of(&path);
             assert_eq!(
                 entry.at_most(&prefix, key, &path),

@@ -52,6 +52,7 @@ mod origin;
 mod pacer;
 mod pattern;
 mod percent;
+mod prefetch;
 mod rate;
 mod record;
 mod robots;

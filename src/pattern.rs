@@ -47,8 +47,8 @@ struct Glob {
 impl Globs {
     /// See `Rules::prefetch`.
     pub fn prefetch(&self, lines: usize) {
-        crate::index::prefetch(&self.globs, lines);
-        crate::index::prefetch(&self.segments, lines);
+        crate::prefetch::slice(&self.globs, lines);
+        crate::prefetch::slice(&self.segments, lines);
     }
 
     /// Compiles `pattern`, found at `offset` in the text, whose first `*` is

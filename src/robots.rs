@@ -165,12 +165,11 @@ impl Robots {
                 diagnostic.typo = record.typo;
                 diagnostic.missing_colon = record.missing_colon;
                 diagnostic.too_long = line.too_long;
-                let escapable = line.escapable;
                 builder.add(
                     line.number,
                     record.kind,
                     record.value,
-                    escapable,
+                    line.escapable,
                     &mut diagnostic,
                 );
                 if diagnostic.worth_reporting() {

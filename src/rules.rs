@@ -245,10 +245,9 @@ impl Rules {
     /// about one load per cache line of the index (of a large index, 64
     /// evenly spaced lines per array), issued together so that their
     /// misses overlap, where a check on rules not used lately would meet
-    /// them one after another. Changes no answer. Worth it before a batch on rules
-    /// that have gone cold: 20 checks on each of the benchmark workload's
-    /// 4,000 selections in turn took 0.88× the time with it. The Node
-    /// binding's batch calls do it.
+    /// them one after another. Changes no answer. Worth it before a batch
+    /// on rules that have gone cold; the Node binding's batch calls do it
+    /// (BENCHMARKS.md, `filterAllowed`).
     ///
     /// ```
     /// let robots = robotstxt::Robots::parse(b"User-agent: *\nDisallow: /a\n");
@@ -264,7 +263,7 @@ impl Rules {
         for part in self.parts.iter() {
             part.index.prefetch(LINES);
         }
-        crate::index::prefetch(&self.inner.text, LINES);
+        crate::prefetch::slice(&self.inner.text, LINES);
     }
 
     /// The crawl delay: the largest valid `crawl-delay` of the selected
