@@ -274,8 +274,7 @@ struct Builder {
 
 /// The vectors a parse fills. Kept per thread between parses, emptied: a
 /// parse then allocates each array of its result once, at its final
-/// size, instead of growing fresh vectors and trimming them (a tenth of
-/// the parse over the corpus when it was done per file).
+/// size, instead of growing fresh vectors and trimming them each time.
 #[derive(Default)]
 struct Scratch {
     text: Vec<u8>,
