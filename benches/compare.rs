@@ -588,10 +588,10 @@ fn main() {
 
     let cold = cold_checks(libs, &workload, rounds);
     report.line(
-        "\n(Rules parsed beforehand, each file's 20 URLs once per agent and pass: the rules are \
-         out of the CPU cache when their turn comes, as on a crawler visiting many sites. \
-         robotstxt calls `Rules::prefetch` before each file's 20 checks. The Google port, which \
-         has no parse-once API, is left out.)",
+        "\n(The next table: rules parsed beforehand, each file's 20 URLs once per agent and \
+         pass, so that the rules are out of the CPU cache when their turn comes, as on a crawler \
+         visiting many sites. robotstxt calls `Rules::prefetch` before each file's 20 checks. \
+         The Google port, which has no parse-once API, is left out.)",
     );
     table(
         &mut report,
