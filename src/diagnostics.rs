@@ -57,8 +57,36 @@ impl Diagnostic {
         }
     }
 
+    /// Asked of every line a parse reads: the flags are or-ed, not listed.
     pub(crate) fn worth_reporting(&self) -> bool {
         matches!(self.kind, LineKind::Unknown | LineKind::Invalid)
-            || self.flag_names().next().is_some()
+            | self.typo
+            | self.missing_colon
+            | self.too_long
+            | self.outside_group
+            | self.invalid_value
+            | self.unknown_key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worth_reporting_is_a_listed_flag_or_a_line_without_a_known_key() {
+        let kinds = [LineKind::Allow, LineKind::Unknown, LineKind::Invalid];
+        for kind in kinds {
+            for bits in 0..64u8 {
+                let mut d = Diagnostic::new(1, kind);
+                let flag = |i: u8| bits & (1 << i) != 0;
+                (d.typo, d.missing_colon, d.too_long) = (flag(0), flag(1), flag(2));
+                (d.outside_group, d.invalid_value) = (flag(3), flag(4));
+                d.unknown_key |= flag(5);
+                let listed = d.flag_names().next().is_some();
+                let keyless = matches!(kind, LineKind::Unknown | LineKind::Invalid);
+                assert_eq!(d.worth_reporting(), listed || keyless, "{d:?}");
+            }
+        }
     }
 }
