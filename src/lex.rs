@@ -125,7 +125,9 @@ fn skip_bom(body: &[u8]) -> &[u8] {
 impl<'a> Iterator for Lines<'a> {
     type Item = RawLine<'a>;
 
-    #[inline]
+    // Once per line of every parse. Left to the compiler, whether it is
+    // inlined into the parse loop hangs on how many callers it has.
+    #[inline(always)]
     fn next(&mut self) -> Option<RawLine<'a>> {
         let start = self.at;
         if start >= self.body.len() {
