@@ -30,7 +30,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// The names of the flags that are set, in a fixed order: `typo`,
     /// `missing-colon`, `too-long`, `outside-group`, `invalid-value`,
-    /// `unknown-key`.
+    /// `unknown-key`. (A new flag goes into `worth_reporting` too.)
     pub fn flag_names(&self) -> impl Iterator<Item = &'static str> {
         [
             (self.typo, "typo"),

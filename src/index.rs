@@ -356,11 +356,16 @@ impl Filter {
         // The compact kind, not the DFA the crate picks for up to 100 keys:
         // rules not used lately meet far fewer cold cache lines in it (a
         // DFA state is a row as wide as the alphabet), and the paths are
-        // short enough for its slower steps not to show.
+        // short enough for its slower steps not to show. (Should it run
+        // out of state ids, the kind it is built from.)
         let automaton = AhoCorasick::builder()
             .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&keys)
-            .or_else(|_| AhoCorasick::new(&keys))
+            .or_else(|_| {
+                AhoCorasick::builder()
+                    .kind(Some(AhoCorasickKind::NoncontiguousNFA))
+                    .build(&keys)
+            })
             .ok()?;
         let filter = Filter {
             keys: automaton,

@@ -10,10 +10,11 @@ use crate::{scan, Profile};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
+const NOT_HEX: u8 = 0xFF;
+
 /// Per byte, its value as a hex digit, or `NOT_HEX`; and whether it is
 /// unreserved (RFC 3986 §2.3). Tables: a check decodes the escapes of
 /// every URL that holds some, a load each instead of a chain of ranges.
-const NOT_HEX: u8 = 0xFF;
 const CLASSES: [(u8, bool); 256] = {
     let mut classes = [(NOT_HEX, false); 256];
     let mut b = 0;
@@ -117,9 +118,10 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
 
 /// Writes the normalised path into `buf`; `None` when it does not fit.
 ///
-/// A check on a URL with escapes comes here: the runs between the bytes
-/// that may change are found and copied 16 bytes a step, with no call
-/// to memcpy; `buf` past the returned length holds scratch.
+/// A check whose path the RFC profile rewrites comes here: the runs
+/// between the bytes that may change are found and copied 16 bytes a
+/// step, with no call to memcpy; `buf` past the returned length holds
+/// scratch.
 pub(crate) fn normalise_path_into(profile: Profile, path: &[u8], buf: &mut [u8]) -> Option<usize> {
     let rfc = profile == Profile::Rfc9309;
     let (mut at, mut len) = (0, 0);

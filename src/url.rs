@@ -38,6 +38,7 @@ fn find_delimiter<const COLON: bool>(s: &[u8], mut from: usize) -> Option<usize>
 
 /// The end of the path at `from` (its `#` or the end of `s`), and whether
 /// it holds an escapable byte.
+// Left to the compiler, it was inlined or not as `Rules::verdict` grew.
 #[inline(always)]
 fn path_end(s: &[u8], mut from: usize) -> (usize, bool) {
     let mut escapable = 0;
