@@ -181,50 +181,64 @@ impl Rules {
     }
 
     fn verdict(&self, url: &[u8]) -> Verdict {
-        let parts = url::path_of(url);
-        let profile = self.inner.profile;
-        let rewrite = profile == Profile::Rfc9309 && parts.escapable;
-        if !parts.slash && !rewrite {
-            return self.decide_path(parts.rest);
+        // One copy of the check per profile: what differs between them is
+        // then settled when compiling, not asked at every step.
+        match self.inner.profile {
+            Profile::Rfc9309 => self.verdict_in::<true>(url),
+            Profile::Google => self.verdict_in::<false>(url),
+        }
+    }
+
+    /// `verdict` in the RFC profile (`RFC`) or the Google profile.
+    #[inline(never)]
+    fn verdict_in<const RFC: bool>(&self, url: &[u8]) -> Verdict {
+        // Only the RFC profile rewrites escapes.
+        let parts = url::path_of::<RFC>(url);
+        if !parts.slash && !parts.escapable {
+            return self.decide_path::<RFC>(parts.rest);
         }
         // Most rewritten paths fit a small stack buffer: try it before
         // measuring the rewrite.
-        if let Some(verdict) = self.decide_rewritten(parts, &mut [0; 256]) {
+        if let Some(verdict) = self.decide_rewritten::<RFC>(parts, &mut [0; 256]) {
             return verdict;
         }
-        let len = usize::from(parts.slash)
-            + match profile {
-                Profile::Rfc9309 => percent::normalised_path_len(profile, parts.rest),
-                Profile::Google => parts.rest.len(),
-            };
-        let verdict = if len <= 4096 {
-            self.decide_rewritten(parts, &mut [0; 4096])
+        let rest = if RFC {
+            percent::normalised_path_len(Profile::Rfc9309, parts.rest)
         } else {
-            self.decide_rewritten(parts, &mut vec![0; len])
+            parts.rest.len()
+        };
+        let len = usize::from(parts.slash) + rest;
+        let verdict = if len <= 4096 {
+            self.decide_rewritten::<RFC>(parts, &mut [0; 4096])
+        } else {
+            self.decide_rewritten::<RFC>(parts, &mut vec![0; len])
         };
         verdict.expect("the buffer fits the rewritten path")
     }
 
     /// `None` when the rewritten path does not fit `buf`.
     #[inline(never)]
-    fn decide_rewritten(&self, parts: url::PathParts<'_>, buf: &mut [u8]) -> Option<Verdict> {
+    fn decide_rewritten<const RFC: bool>(
+        &self,
+        parts: url::PathParts<'_>,
+        buf: &mut [u8],
+    ) -> Option<Verdict> {
         let (head, tail) = buf.split_at_mut(usize::from(parts.slash));
         head.fill(b'/');
-        let n = match self.inner.profile {
-            Profile::Rfc9309 => percent::normalise_path_into(Profile::Rfc9309, parts.rest, tail)?,
-            Profile::Google => {
-                tail.get_mut(..parts.rest.len())?
-                    .copy_from_slice(parts.rest);
-                parts.rest.len()
-            }
+        let n = if RFC {
+            percent::normalise_path_into(Profile::Rfc9309, parts.rest, tail)?
+        } else {
+            tail.get_mut(..parts.rest.len())?
+                .copy_from_slice(parts.rest);
+            parts.rest.len()
         };
         let len = head.len() + n;
-        Some(self.decide_path(&buf[..len]))
+        Some(self.decide_path::<RFC>(&buf[..len]))
     }
 
-    fn decide_path(&self, path: &[u8]) -> Verdict {
+    fn decide_path<const RFC: bool>(&self, path: &[u8]) -> Verdict {
         // §2.2.2: /robots.txt is implicitly allowed (RFC profile only).
-        if self.inner.profile == Profile::Rfc9309 && path == b"/robots.txt" {
+        if RFC && path == b"/robots.txt" {
             return Verdict::NoMatch;
         }
         if self.blanket == Some(false) {
