@@ -14,7 +14,7 @@ pub(crate) struct PathParts<'a> {
     pub rest: &'a [u8],
     /// `rest` holds a byte the RFC profile rewrites before matching: `%`,
     /// `*`, `$` or a byte ≥ 0x80 (see `percent`). Looked for only when
-    /// asked (`ESCAPES`): the Google profile rewrites nothing.
+    /// asked (`ESCAPES`): the Google profile leaves escapes as they are.
     pub escapable: bool,
 }
 
