@@ -60,6 +60,12 @@ fn may_change(b: u8) -> bool {
     matches!(b, b'%' | b'*' | b'$' | 0x80..)
 }
 
+/// The bytes of `block` that `may_change` (bit `i`: byte `i`), 16 at once.
+#[inline(always)]
+pub(crate) fn changing(block: &scan::Block) -> u32 {
+    block.equal(b'%') | block.equal(b'*') | block.equal(b'$') | block.high()
+}
+
 /// What normalising makes of a byte that may change: the first `written`
 /// of `bytes`, for the `consumed` bytes they replace (3 for an escape).
 struct Rewrite {
@@ -127,7 +133,7 @@ pub(crate) fn normalise_path_into(profile: Profile, path: &[u8], buf: &mut [u8])
     let (mut at, mut len) = (0, 0);
     while at < path.len() {
         let block = scan::Block::load(path, at);
-        let changes = block.equal(b'%') | block.equal(b'*') | block.equal(b'$') | block.high();
+        let changes = changing(&block);
         let run = scan::WIDTH
             .min(path.len() - at)
             .min(changes.trailing_zeros() as usize);

@@ -4,6 +4,7 @@
 //! One pass over the URL, 16 bytes at a time (see `scan`): a check cuts
 //! every URL it is given, and most are short.
 
+use crate::percent;
 use crate::scan::{self, Block};
 
 /// The part of a URL that rules match: `slash` says a `/` goes in front of
@@ -13,7 +14,7 @@ pub(crate) struct PathParts<'a> {
     pub slash: bool,
     pub rest: &'a [u8],
     /// `rest` holds a byte the RFC profile rewrites before matching: `%`,
-    /// `*`, `$` or a byte ≥ 0x80 (see `percent`). Looked for only when
+    /// `*`, `$` or a byte ≥ 0x80 (`percent::changing`). Looked for only when
     /// asked (`ESCAPES`): the Google profile leaves escapes as they are.
     pub escapable: bool,
 }
@@ -46,7 +47,7 @@ fn path_end<const ESCAPES: bool>(s: &[u8], mut from: usize) -> (usize, bool) {
     while from < s.len() {
         let block = Block::load(s, from);
         let special = if ESCAPES {
-            block.equal(b'%') | block.equal(b'*') | block.equal(b'$') | block.high()
+            percent::changing(&block)
         } else {
             0
         };
