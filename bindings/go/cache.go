@@ -201,6 +201,7 @@ func (c *Cache) Close() {
 	if h := (*C.robotstxt_cache)(atomic.SwapPointer(&c.h, nil)); h != nil {
 		c.cleanup.Stop()
 		C.robotstxt_cache_free(h)
+		runtime.KeepAlive(c) // see Rules.Close
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -311,4 +312,61 @@ func TestPacerWait(t *testing.T) {
 	if err := pacer.SetDelay("a.test", 0, robotstxt.RequestRate{Requests: 0, Seconds: 5}); !errors.Is(err, robotstxt.ErrInvalidArgument) {
 		t.Errorf("rate of 0 requests: %v", err)
 	}
+}
+
+// Close while the collector runs all the time: a handle freed by Close
+// must never be freed again by its cleanup (which Close stops; the object
+// must stay reachable until that is done). A double free aborts the test
+// binary.
+func TestCloseRacesNoCleanup(t *testing.T) {
+	stop := make(chan struct{})
+	var collector sync.WaitGroup
+	collector.Add(1)
+	go func() {
+		defer collector.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 2000 {
+				robots, err := robotstxt.Parse([]byte(shopBody))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				rules, err := robots.RulesFor("NimbuBot")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				robots.Close()
+				rules.Close()
+				pacer, err := robotstxt.NewPacer(robotstxt.DefaultPacerOptions())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				pacer.Close()
+				cache, err := robotstxt.NewCache(nil, robotstxt.DefaultCacheOptions())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				cache.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	collector.Wait()
 }

@@ -97,6 +97,7 @@ func (p *Pacer) Close() {
 	if h := (*C.robotstxt_pacer)(atomic.SwapPointer(&p.h, nil)); h != nil {
 		p.cleanup.Stop()
 		C.robotstxt_pacer_free(h)
+		runtime.KeepAlive(p) // see Rules.Close
 	}
 }
 

@@ -145,6 +145,7 @@ func (r *Robots) Close() {
 	if h := (*C.robotstxt_robots)(atomic.SwapPointer(&r.h, nil)); h != nil {
 		r.cleanup.Stop()
 		C.robotstxt_robots_free(h)
+		runtime.KeepAlive(r) // see Rules.Close
 	}
 }
 

@@ -48,6 +48,10 @@ func (r *Rules) Close() {
 	if h := (*C.robotstxt_rules)(atomic.SwapPointer(&r.h, nil)); h != nil {
 		r.cleanup.Stop()
 		C.robotstxt_rules_free(h)
+		// Stop cancels the cleanup only if r stays reachable until it
+		// returns; otherwise the cleanup may already be queued, and would
+		// free h a second time.
+		runtime.KeepAlive(r)
 	}
 }
 
