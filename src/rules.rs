@@ -85,16 +85,40 @@ pub struct Rules {
     parts: Box<[Selection]>,
     /// A blanket answer (allow-all or disallow-all) instead of a file's rules.
     blanket: Option<bool>,
+    /// How a check runs, settled once here rather than at every check.
+    check: Check,
+}
+
+/// Which copy of the check a question takes.
+#[derive(Clone, Copy, Debug)]
+enum Check {
+    Rfc9309,
+    Google,
+    /// No rule applies and nothing is disallowed: every answer is
+    /// `NoMatch`, and the URL need not even be cut (a site without a
+    /// robots.txt, a crawler that no group names and no `*` group).
+    NoMatch,
+}
+
+impl Check {
+    fn new(profile: Profile, allows_everything: bool) -> Check {
+        match profile {
+            _ if allows_everything => Check::NoMatch,
+            Profile::Rfc9309 => Check::Rfc9309,
+            Profile::Google => Check::Google,
+        }
+    }
 }
 
 impl Rules {
     /// `parts` holds, per selection, the tokens merged into it.
     pub(crate) fn new(inner: Arc<Inner>, parts: Vec<&[&[u8]]>) -> Rules {
-        let parts = parts
+        let parts: Box<[Selection]> = parts
             .into_iter()
             .map(|tokens| select(&inner, tokens))
             .collect();
         Rules {
+            check: Check::new(inner.profile, parts.iter().all(|p| p.index.len() == 0)),
             inner,
             parts,
             blanket: None,
@@ -121,6 +145,7 @@ impl Rules {
             inner: empty.inner,
             parts: Box::new([]),
             blanket: Some(allowed),
+            check: Check::new(profile, allowed),
         }
     }
 
@@ -183,9 +208,10 @@ impl Rules {
     fn verdict(&self, url: &[u8]) -> Verdict {
         // One copy of the check per profile: what differs between them is
         // then settled when compiling, not asked at every step.
-        match self.inner.profile {
-            Profile::Rfc9309 => self.verdict_in::<true>(url),
-            Profile::Google => self.verdict_in::<false>(url),
+        match self.check {
+            Check::Rfc9309 => self.verdict_in::<true>(url),
+            Check::Google => self.verdict_in::<false>(url),
+            Check::NoMatch => Verdict::NoMatch,
         }
     }
 

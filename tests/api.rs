@@ -1,6 +1,6 @@
 //! The shape of the public API: thread-safety, ownership, errors.
 
-use robotstxt::{Error, Options, Profile, Robots, Rules, MIN_PARSE_LIMIT};
+use robotstxt::{DecisionKind, Error, Options, Profile, Robots, Rules, MIN_PARSE_LIMIT};
 
 #[test]
 fn handles_are_send_and_sync() {
@@ -125,6 +125,41 @@ fn prefetching_changes_no_answer_whatever_the_size() {
         rules.prefetch();
         assert_eq!(rules.can_fetch("/x"), rules.blanket_answer().unwrap());
     }
+}
+
+#[test]
+fn rules_that_match_nothing_answer_every_url_alike() {
+    // A file with no group for the crawler, an empty file and allow-all
+    // answer without cutting the URL: whatever the URL, allowed, no rule.
+    // Disallow-all still cuts it: /robots.txt stays allowed (RFC).
+    let urls: [&[u8]; 6] = [
+        b"",
+        b"/",
+        b"https://h/a%2Fb*$",
+        b"\xFF\x00#",
+        b"//h",
+        b"/robots.txt",
+    ];
+    let unnamed = Robots::parse(b"User-agent: OtherBot\nDisallow: /\n");
+    let empty = Robots::parse(b"");
+    for rules in [
+        unnamed.rules_for("ExampleBot").unwrap(),
+        empty.rules_for("ExampleBot").unwrap(),
+        Rules::allow_all(Profile::Rfc9309),
+        Rules::allow_all(Profile::Google),
+    ] {
+        assert!(rules.is_empty());
+        for url in urls {
+            assert!(rules.can_fetch(url), "{url:?}");
+            let decision = rules.decide(url);
+            assert_eq!((decision.kind, decision.line), (DecisionKind::NoMatch, 0));
+        }
+    }
+    let closed = Rules::disallow_all(Profile::Rfc9309);
+    assert!(closed.can_fetch("https://h/robots.txt") && closed.can_fetch("/robots%2Etxt"));
+    assert!(!closed.can_fetch("/") && !closed.can_fetch(""));
+    let named = unnamed.rules_for("OtherBot").unwrap();
+    assert!(!named.can_fetch("/x") && named.can_fetch("/robots.txt"));
 }
 
 #[test]
