@@ -332,6 +332,7 @@ describe('batches', () => {
     assert.equal(pkg._rulesAllowedFlags(handle, broken.join('\n'), broken.length), null)
     assert.equal(pkg._rulesAllowedFlags(handle, '/x', 2), null)
     assert.equal(pkg._rulesAllowedFlags(handle, '/prices/a\n/x', 2), '01')
+    assert.equal(pkg._rulesAllowedFlags(handle, '\n/prices/a\n', 3), '101') // empty URLs first and last
     throwsWith(() => pkg._rulesAllowedFlags(handle, 7, 1), TypeError, 'ERR_INVALID_ARG_TYPE', /^joined must be/)
     throwsWith(() => rules.filterAllowed(['/a', 7]), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls\[1\] must be/)
     assert.throws(() => rules.filterAllowed(['/a', , '/b']), TypeError) // eslint-disable-line no-sparse-arrays
