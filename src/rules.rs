@@ -126,7 +126,8 @@ impl Rules {
     }
 
     /// Rules that allow everything: what an unavailable robots.txt means
-    /// (§2.3.1.3, a 404). Decisions have no line.
+    /// (§2.3.1.3, a 404). Decisions have no line. Their checks, like those
+    /// of any rules that match nothing, answer without reading the URL.
     pub fn allow_all(profile: Profile) -> Rules {
         Rules::blanket(profile, true)
     }
