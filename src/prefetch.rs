@@ -13,12 +13,17 @@ pub(crate) fn slice<T: Copy>(items: &[T], lines: usize) {
     }
     let in_slice = std::mem::size_of_val(items).div_ceil(64);
     let touched = in_slice.min(lines);
+    if touched == 0 {
+        return;
+    }
+    // Spread over the slice: k * spread < len, no overflow, and no wide
+    // division in the loop (a call to a helper, 64 times a batch).
+    let spread = items.len() / touched;
     for k in 0..touched {
         let at = if touched == in_slice {
             k * 64 / size
         } else {
-            // k < touched ≤ lines: no overflow in 128 bits.
-            (k as u128 * items.len() as u128 / touched as u128) as usize
+            k * spread
         };
         std::hint::black_box(items[at]);
     }
