@@ -294,19 +294,19 @@ pub fn rules_allowed_flags(
     count: u32,
 ) -> Result<Option<String>> {
     Js::new(env, &joined).with_bytes("joined", |bytes| {
-        let mut flags = Vec::with_capacity(count as usize);
+        let mut flags = String::with_capacity(count as usize);
         prefetch_for(rules, count);
         // memchr finds the line breaks many bytes a step (a byte-by-byte
         // split cost as much as the checks).
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]) {
             flags.push(if rules.can_fetch(&bytes[start..end]) {
-                b'1'
+                '1'
             } else {
-                b'0'
+                '0'
             });
             start = end + 1;
         }
-        (flags.len() == count as usize).then(|| String::from_utf8(flags).expect("ASCII digits"))
+        (flags.len() == count as usize).then_some(flags)
     })
 }
