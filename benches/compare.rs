@@ -357,6 +357,32 @@ fn cold_checks(libs: &[Lib], workload: &[CheckFile], rounds: usize) -> Vec<(Lib,
 
 // ---- statistics and report ----
 
+/// Per library, the median of `rounds` samples, the libraries taking
+/// turns within each round. Each sample follows an untimed one: a single
+/// run pays for first use (page faults, buffers grown) and for the code
+/// the other libraries evicted from the CPU caches, which decided the
+/// figure of whichever library came first.
+fn median_of_rounds(
+    libs: &[Lib],
+    rounds: usize,
+    mut sample: impl FnMut(Lib) -> f64,
+) -> Vec<(Lib, f64, String)> {
+    let mut samples = vec![Vec::new(); libs.len()];
+    for _ in 0..rounds {
+        for (times, &lib) in samples.iter_mut().zip(libs) {
+            sample(lib);
+            times.push(sample(lib));
+        }
+    }
+    libs.iter()
+        .zip(&mut samples)
+        .map(|(&lib, times)| {
+            let ns = median(times);
+            (lib, ns, fmt_ns(ns))
+        })
+        .collect()
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     if v.is_empty() {
@@ -622,27 +648,13 @@ fn main() {
         } else {
             "the largest file"
         };
-        // One parse is a single sample that paid for first use (page
-        // faults, working buffers grown): a warm-up, then the median of
-        // `rounds` parses, the libraries taking turns.
-        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); libs.len()];
-        for round in 0..=rounds {
-            for (i, &lib) in libs.iter().enumerate() {
-                let start = Instant::now();
-                std::hint::black_box(parse(lib, &file.body));
-                if round > 0 {
-                    samples[i].push(start.elapsed().as_nanos() as f64);
-                }
-            }
-        }
-        let rows: Vec<(Lib, f64, String)> = libs
-            .iter()
-            .zip(&mut samples)
-            .map(|(&lib, times)| {
-                let parse_ns = median(times);
-                (lib, parse_ns, fmt_ns(parse_ns))
-            })
-            .collect();
+        // A single parse pays for first use (page faults, working buffers
+        // grown): see `median_of_rounds`.
+        let rows = median_of_rounds(libs, rounds, |lib| {
+            let start = Instant::now();
+            std::hint::black_box(parse(lib, &file.body));
+            start.elapsed().as_nanos() as f64
+        });
         table(
             &mut report,
             &format!("Worst case: parse {title} (median of rounds)"),
@@ -658,25 +670,8 @@ fn main() {
             .copied()
             .filter(|&lib| !(pathological && lib == Lib::Google))
             .collect();
-        // Each round checks the URLs once on freshly parsed rules, after
-        // an untimed pass that brings the library's code back into the
-        // CPU caches the other libraries evicted (it decided the first
-        // profile's figure otherwise); the median of the rounds.
-        let mut samples: Vec<Vec<f64>> = vec![Vec::new(); checked.len()];
-        for _ in 0..rounds {
-            for (i, &lib) in checked.iter().enumerate() {
-                check(lib, file, "ExampleBot", 1);
-                samples[i].push(check(lib, file, "ExampleBot", 1).0);
-            }
-        }
-        let rows: Vec<(Lib, f64, String)> = checked
-            .iter()
-            .zip(&mut samples)
-            .map(|(&lib, times)| {
-                let ns = median(times);
-                (lib, ns, fmt_ns(ns))
-            })
-            .collect();
+        // Each sample checks the URLs once, on rules parsed afresh.
+        let rows = median_of_rounds(&checked, rounds, |lib| check(lib, file, "ExampleBot", 1).0);
         if pathological {
             report.line("\n(The Google port is left out of the next table: one check took 165 s.)");
         }
