@@ -160,6 +160,15 @@ fn rules_that_match_nothing_answer_every_url_alike() {
     assert!(!closed.can_fetch("/") && !closed.can_fetch(""));
     let named = unnamed.rules_for("OtherBot").unwrap();
     assert!(!named.can_fetch("/x") && named.can_fetch("/robots.txt"));
+    // Strictest-of: one token's selection is empty, the other's is not:
+    // the rules still match.
+    let strictest = unnamed
+        .rules_for_strictest(&["OtherBot", "ExampleBot"])
+        .unwrap();
+    assert!(!strictest.can_fetch("/x") && !strictest.is_empty());
+    for order in [["ExampleBot", "OtherBot"], ["OtherBot", "ExampleBot"]] {
+        assert!(!unnamed.rules_for_strictest(&order).unwrap().can_fetch("/x"));
+    }
 }
 
 #[test]
