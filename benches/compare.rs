@@ -1,7 +1,7 @@
 //! Side-by-side benchmark: robotstxt (both profiles) against the crates a
 //! user would otherwise pick, in one process on the same inputs
 //! (`../shared/corpus`, `../shared/bench`). Prints a Markdown report; every
-//! figure comes with its ratio to each peer from the same round.
+//! figure comes with its ratio to each peer from the same run.
 //!
 //! `cargo bench --bench compare [-- --rounds N --out FILE]`
 
@@ -358,7 +358,7 @@ fn cold_checks(libs: &[Lib], workload: &[CheckFile], rounds: usize) -> Vec<(Lib,
 // ---- statistics and report ----
 
 /// Per library, the median of `rounds` samples after one untimed round,
-/// the libraries taking turns within each round: a single run pays for
+/// the libraries taking turns in an order that rotates: a single run pays for
 /// first use (page faults, buffers grown), which decided the figure of
 /// whichever library came first.
 fn median_of_rounds(
@@ -368,10 +368,12 @@ fn median_of_rounds(
 ) -> Vec<(Lib, f64, String)> {
     let mut samples = vec![Vec::new(); libs.len()];
     for round in 0..=rounds {
-        for (times, &lib) in samples.iter_mut().zip(libs) {
-            let time = sample(lib);
+        // Each library follows a different one from round to round.
+        for i in 0..libs.len() {
+            let at = (i + round) % libs.len();
+            let time = sample(libs[at]);
             if round > 0 {
-                times.push(time);
+                samples[at].push(time);
             }
         }
     }
@@ -493,7 +495,7 @@ fn main() {
     report.line(format!(
         "Inputs: {} corpus files capped at 512,000 bytes ({} bytes); {} files × 20 URLs × 2 agents \
          (ExampleBot, Googlebot); the worst cases. {rounds} rounds, libraries interleaved. \
-         Ratios are ours ÷ peer for speed, from the same round; \"×\" > 1 means robotstxt is faster. \
+         Ratios are ours ÷ peer for speed, from the same run; \"×\" > 1 means robotstxt is faster. \
          Machine: {} cores. Command: `cargo bench --bench compare`.",
         corpus.len(),
         input_bytes,
