@@ -108,10 +108,6 @@ pub(crate) fn read(
     profile: Profile,
     typos: bool,
 ) -> Option<Record<'_>> {
-    let line = trim(profile, content);
-    if line.is_empty() {
-        return None;
-    }
     let invalid = Record {
         kind: LineKind::Invalid,
         value: &[],
@@ -121,7 +117,13 @@ pub(crate) fn read(
     let (key, value, missing_colon) = match colon {
         // Key and value are trimmed below: split the untrimmed content.
         Some(colon) => (&content[..colon], &content[colon + 1..], false),
+        // A line with a colon is not blank: only a line without one needs
+        // trimming whole.
         None => {
+            let line = trim(profile, content);
+            if line.is_empty() {
+                return None;
+            }
             // Google accepts `key value` when the line is exactly two runs of
             // non-blanks separated by spaces or tabs (never VT or FF).
             let Some(gap) = line.iter().position(|&b| b == b' ' || b == b'\t') else {
