@@ -39,6 +39,9 @@
 
 pub mod access;
 mod agent;
+// Fixed-size copies into a vector's reserved room.
+#[allow(unsafe_code)]
+mod append;
 mod cache;
 mod diagnostics;
 mod error;

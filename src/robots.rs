@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::agent::{self, Named};
+use crate::append;
 use crate::lex::Lines;
 use crate::rate::{self, RequestRate};
 use crate::record::{self, LineKind};
@@ -346,7 +347,7 @@ impl Builder {
 
     fn store(&mut self, bytes: &[u8]) -> Span {
         let start = self.filled.text.len();
-        self.filled.text.extend_from_slice(bytes);
+        append::append(&mut self.filled.text, bytes);
         self.span_from(start)
     }
 
@@ -432,7 +433,7 @@ impl Builder {
         if escapable {
             percent::normalise_pattern(self.profile, value, &mut self.filled.text);
         } else {
-            self.filled.text.extend_from_slice(value);
+            append::append(&mut self.filled.text, value);
         }
         let pattern = self.span_from(start);
         self.push_rule(Rule::new(pattern, line, allow));

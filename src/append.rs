@@ -1,0 +1,54 @@
+//! Appending a short byte string to a vector in copies of fixed size.
+//!
+//! A parse stores every rule's pattern and every user-agent token, most of
+//! them a few dozen bytes; `extend_from_slice` copies each with a call to
+//! memcpy, whose dispatch on the length costs more than the copy.
+
+/// Appends `bytes` to `text`: two overlapping copies of fixed size when it
+/// has 4 to 32 bytes, `extend_from_slice` otherwise.
+#[inline(always)]
+pub(crate) fn append(text: &mut Vec<u8>, bytes: &[u8]) {
+    let n = bytes.len();
+    if !(4..=32).contains(&n) {
+        text.extend_from_slice(bytes);
+        return;
+    }
+    text.reserve(n);
+    let len = text.len();
+    // SAFETY: `reserve` left room for `n` more bytes after `len`. Each copy
+    // reads inside `bytes` and writes inside those `n` bytes; the two of a
+    // size cover all `n` (they overlap when `n` is under twice the size),
+    // so every byte counted by `set_len` is written.
+    unsafe {
+        let (src, dst) = (bytes.as_ptr(), text.as_mut_ptr().add(len));
+        let copy_ends = |size: usize| {
+            std::ptr::copy_nonoverlapping(src, dst, size);
+            std::ptr::copy_nonoverlapping(src.add(n - size), dst.add(n - size), size);
+        };
+        match n {
+            16.. => copy_ends(16),
+            8.. => copy_ends(8),
+            _ => copy_ends(4),
+        }
+        text.set_len(len + n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn appends_every_length_whole() {
+        let source: Vec<u8> = (0..80).map(|i| b'a' + i % 26).collect();
+        for n in 0..=source.len() {
+            // With room to spare and with none, so that `reserve` grows it.
+            for capacity in [0, 200] {
+                let mut text = Vec::with_capacity(capacity);
+                text.extend_from_slice(b"head");
+                append(&mut text, &source[..n]);
+                assert_eq!(text, [&b"head"[..], &source[..n]].concat(), "{n} bytes");
+            }
+        }
+    }
+}
