@@ -75,45 +75,56 @@ impl<'a> Lines<'a> {
     }
 
     /// Classifies the 64 bytes from `chunk` (a multiple of 64).
-    #[inline(never)]
     fn classify(&mut self, chunk: usize) {
-        let mut padded = [0u8; scan::CHUNK];
-        let bytes = match self.body.get(chunk..chunk + scan::CHUNK) {
-            Some(bytes) => bytes.try_into().expect("64 bytes"),
-            None => {
-                let tail = &self.body[chunk..];
-                padded[..tail.len()].copy_from_slice(tail);
-                &padded
-            }
-        };
-        let inside = match self.body.len() - chunk {
-            n if n >= scan::CHUNK => u64::MAX,
-            n => (1 << n) - 1,
-        };
-        let set = |bytes, high| ByteSet { bytes, high };
-        // Two calls, so that each set is a constant the compiler unrolls.
-        let classes = |comment_starts| {
-            scan::chunk_masks(
-                bytes,
-                [
-                    set(b"\n\r", false),
-                    set(comment_starts, false),
-                    set(b":", false),
-                    set(b"%$", true),
-                ],
-            )
-        };
-        let [line_ends, comments, colons, escapable] = if self.nul_ends_line {
-            classes(b"#\0")
-        } else {
-            classes(b"#")
-        };
+        // A function of the body alone, whose masks come back by value: a
+        // call given `&mut self` would keep the reader's state in memory
+        // rather than in registers for the whole parse loop.
+        let [line_ends, comments, colons, escapable] =
+            chunk_masks(self.body, chunk, self.nul_ends_line);
         self.chunk = Some(chunk);
-        self.line_ends = line_ends & inside;
-        self.comments = comments & inside;
-        self.colons = colons & inside;
-        self.escapable = escapable & inside;
+        self.line_ends = line_ends;
+        self.comments = comments;
+        self.colons = colons;
+        self.escapable = escapable;
     }
+}
+
+/// The masks of the 64 bytes of `body` from `chunk` (see `Lines`): line
+/// ends, comment starts, colons and escapable bytes; none past the end.
+#[inline(never)]
+fn chunk_masks(body: &[u8], chunk: usize, nul_ends_line: bool) -> [u64; 4] {
+    let mut padded = [0u8; scan::CHUNK];
+    let bytes = match body.get(chunk..chunk + scan::CHUNK) {
+        Some(bytes) => bytes.try_into().expect("64 bytes"),
+        None => {
+            let tail = &body[chunk..];
+            padded[..tail.len()].copy_from_slice(tail);
+            &padded
+        }
+    };
+    let inside = match body.len() - chunk {
+        n if n >= scan::CHUNK => u64::MAX,
+        n => (1 << n) - 1,
+    };
+    let set = |bytes, high| ByteSet { bytes, high };
+    // Two calls, so that each set is a constant the compiler unrolls.
+    let classes = |comment_starts| {
+        scan::chunk_masks(
+            bytes,
+            [
+                set(b"\n\r", false),
+                set(comment_starts, false),
+                set(b":", false),
+                set(b"%$", true),
+            ],
+        )
+    };
+    let masks = if nul_ends_line {
+        classes(b"#\0")
+    } else {
+        classes(b"#")
+    };
+    masks.map(|mask| mask & inside)
 }
 
 /// Skips the longest prefix of a UTF-8 BOM (Google skips partial ones too).
