@@ -39,7 +39,8 @@ pub(crate) struct Lines<'a> {
     number: u32,
     /// The last line was cut by the parse limit and must be dropped.
     drop_last: bool,
-    cap: Option<usize>,
+    /// The longest line kept whole (the Google line cap), or `usize::MAX`.
+    cap: usize,
     /// Google reads each line as a C string: a NUL ends it.
     nul_ends_line: bool,
     /// The classified chunk: its offset and its masks.
@@ -64,7 +65,10 @@ impl<'a> Lines<'a> {
             at: 0,
             number: 0,
             drop_last,
-            cap: (profile == Profile::Google).then_some(GOOGLE_LINE_CAP),
+            cap: match profile {
+                Profile::Google => GOOGLE_LINE_CAP,
+                Profile::Rfc9309 => usize::MAX,
+            },
             nul_ends_line: profile == Profile::Google,
             chunk: None,
             line_ends: 0,
@@ -194,10 +198,8 @@ impl<'a> Iterator for Lines<'a> {
             }
         };
         self.number = self.number.saturating_add(1);
-        let (kept, too_long) = match self.cap {
-            Some(cap) if line.len() > cap => (cap, true),
-            _ => (line.len(), false),
-        };
+        let too_long = line.len() > self.cap;
+        let kept = line.len().min(self.cap);
         let content = &line[..cut.map_or(kept, |c| c.min(kept))];
         Some(RawLine {
             number: self.number,
