@@ -1,7 +1,7 @@
 //! One raw line → `key: value` (SPEC §2): comments, whitespace, the missing
 //! colon, and key recognition by prefix with Google's typos.
 
-use crate::Profile;
+use crate::{scan, Profile};
 
 /// The kind of a line, from its key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -146,14 +146,18 @@ pub(crate) fn read(
     }
     let value = trim(profile, value);
     // The longest known key has 12 bytes: lower-case that much once, then
-    // compare plainly, only with keys of the same first letter.
-    let mut lower = [0u8; 12];
-    let n = key.len().min(lower.len());
-    // Byte by byte: a copy of variable length is a call to memcpy.
-    for (to, from) in lower.iter_mut().zip(key) {
-        *to = from.to_ascii_lowercase();
-    }
-    let lower = &lower[..n];
+    // compare plainly, only with keys of the same first letter. The key
+    // and what follows it on the line, 16 bytes at once, when the line has
+    // them; else byte by byte (a copy of variable length is a memcpy call).
+    let key_at = key.as_ptr() as usize - content.as_ptr() as usize;
+    let lower = scan::lower16(content, key_at).unwrap_or_else(|| {
+        let mut lower = [0u8; scan::WIDTH];
+        for (to, from) in lower.iter_mut().zip(key) {
+            *to = from.to_ascii_lowercase();
+        }
+        lower
+    });
+    let lower = &lower[..key.len().min(12)];
     let (kind, typo) = KEYS
         .iter()
         .filter(|(name, _, _)| name[0] == lower[0])
