@@ -97,12 +97,15 @@ impl<'a> Lines<'a> {
 /// ends, comment starts, colons and escapable bytes; none past the end.
 #[inline(never)]
 fn chunk_masks(body: &[u8], chunk: usize, nul_ends_line: bool) -> [u64; 4] {
-    let mut padded = [0u8; scan::CHUNK];
+    // The body's last bytes are copied into a zeroed chunk; only they.
+    let padded;
     let bytes = match body.get(chunk..chunk + scan::CHUNK) {
         Some(bytes) => bytes.try_into().expect("64 bytes"),
         None => {
             let tail = &body[chunk..];
-            padded[..tail.len()].copy_from_slice(tail);
+            let mut chunk = [0u8; scan::CHUNK];
+            chunk[..tail.len()].copy_from_slice(tail);
+            padded = chunk;
             &padded
         }
     };
