@@ -135,7 +135,7 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
         let rewritten = rewrite(rfc, &value[at..], false);
         match rewritten.written {
             1 => out.push(rewritten.bytes[0]),
-            _ => out.extend_from_slice(&rewritten.bytes),
+            written => out.extend_from_slice(&rewritten.bytes[..written]),
         }
         at += rewritten.consumed;
     }
