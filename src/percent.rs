@@ -253,6 +253,26 @@ mod tests {
         assert_eq!(pat(r, "/%62%61%7A"), "/baz");
     }
 
+    /// 20,000 strings of 0 to `most - 1` pieces of `alphabet`, drawn with
+    /// a xorshift generator from `seed`.
+    fn pieced<'a>(
+        alphabet: &'a [&'a [u8]],
+        most: usize,
+        seed: u64,
+    ) -> impl Iterator<Item = Vec<u8>> + 'a {
+        let mut state = seed;
+        (0..20_000).map(move |round| {
+            let mut s = Vec::new();
+            for _ in 0..round % most {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.extend_from_slice(alphabet[(state % alphabet.len() as u64) as usize]);
+            }
+            s
+        })
+    }
+
     /// The block-wise path normaliser writes what the piecewise one
     /// emits, and fails exactly when that does not fit.
     #[test]
@@ -262,15 +282,7 @@ mod tests {
         let alphabet: &[&[u8]] = &[
             b"%", b"%2f", b"%41", b"%7e", b"%g", b"*", b"$", b"/", b"a", b"\xC3", b"\xFF",
         ];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        for round in 0..20_000 {
-            let mut path = Vec::new();
-            for _ in 0..round % 40 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                path.extend_from_slice(alphabet[(state % alphabet.len() as u64) as usize]);
-            }
+        for path in pieced(alphabet, 40, 0x2545_F491_4F6C_DD1D) {
             for profile in [Profile::Rfc9309, Profile::Google] {
                 let mut want = Vec::new();
                 normalise(profile, &path, true, |piece| want.extend_from_slice(piece));
@@ -303,15 +315,7 @@ mod tests {
             b"abcdefgh",
             b"\xC3",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for round in 0..20_000 {
-            let mut value = Vec::new();
-            for _ in 0..round % 30 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                value.extend_from_slice(alphabet[(state % alphabet.len() as u64) as usize]);
-            }
+        for value in pieced(alphabet, 30, 0x9E37_79B9_7F4A_7C15) {
             for profile in [Profile::Rfc9309, Profile::Google] {
                 let mut want = b"kept".to_vec();
                 normalise(profile, &value, false, |piece| {
