@@ -40,8 +40,7 @@ impl Block {
             (load16(&s[last..]), (at - last) as u32)
         } else {
             // A text shorter than 16 bytes: built in a register, no copy.
-            let lo = word(s.get(at..).unwrap_or_default());
-            let hi = word(s.get(at + 8..).unwrap_or_default());
+            let (lo, hi) = short_words(&s[at..]);
             // SAFETY: SSE2 is part of x86_64.
             (unsafe { _mm_set_epi64x(hi as i64, lo as i64) }, 0)
         };
@@ -101,13 +100,35 @@ fn load16(chunk: &[u8]) -> __m128i {
     unsafe { _mm_loadu_si128(chunk.as_ptr().cast()) }
 }
 
-/// Up to 8 bytes of `s`, little-endian, zero-padded.
+/// `s` (under 16 bytes) as two little-endian words, zero-padded: from two
+/// overlapping loads of 8, 4 or 1 bytes, where a loop over the bytes cost
+/// every short path and pattern a few dozen instructions.
 #[cfg(target_arch = "x86_64")]
-fn word(s: &[u8]) -> u64 {
-    s.iter()
-        .take(8)
-        .rev()
-        .fold(0, |w, &b| w << 8 | u64::from(b))
+#[inline(always)]
+fn short_words(s: &[u8]) -> (u64, u64) {
+    let n = s.len();
+    let le64 = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    let le32 = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            s[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    match n {
+        // The last 8 bytes, shifted down over those already in the first
+        // word: what is left are bytes 8 to n.
+        8.. => (
+            le64(0),
+            le64(n - 8).checked_shr(8 * (16 - n) as u32).unwrap_or(0),
+        ),
+        // The overlapping bytes of the two loads are the same bytes.
+        4.. => (le32(0) | le32(n - 4) << (8 * (n - 4)), 0),
+        // The first, middle and last bytes cover 1 to 3.
+        1.. => {
+            let byte = |i: usize| u64::from(s[i]) << (8 * i);
+            (byte(0) | byte(n / 2) | byte(n - 1), 0)
+        }
+        0 => (0, 0),
+    }
 }
 
 /// The 16 bytes of `s` from `at`, ASCII letters lower-cased, or `None`
