@@ -453,14 +453,21 @@ impl Key {
                     .checked_shl(8 * (16 - s.len()) as u32)
                     .unwrap_or(0),
             },
-            n => Key {
-                head: s
-                    .iter()
-                    .fold(0u64, |acc, &b| acc << 8 | u64::from(b))
-                    .checked_shl(8 * (8 - n) as u32)
-                    .unwrap_or(0),
-                tail: 0,
-            },
+            // Two overlapping loads of 4 or 1 bytes, as in `scan`.
+            n => {
+                let be32 = |at: usize| {
+                    u64::from(u32::from_be_bytes(
+                        s[at..at + 4].try_into().expect("4 bytes"),
+                    ))
+                };
+                let byte = |i: usize| u64::from(s[i]) << (8 * (7 - i));
+                let head = match n {
+                    4.. => be32(0) << 32 | be32(n - 4) << (8 * (8 - n)),
+                    1.. => byte(0) | byte(n / 2) | byte(n - 1),
+                    _ => 0,
+                };
+                Key { head, tail: 0 }
+            }
         }
     }
 
