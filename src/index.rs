@@ -23,6 +23,7 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind};
 use crate::pattern::Globs;
 use crate::prefetch;
 use crate::robots::Inner;
+use crate::scan;
 
 const NONE: u32 = u32::MAX;
 
@@ -446,27 +447,14 @@ impl Key {
                 head: word(&s[..8]),
                 tail: word(&s[8..16]),
             },
-            // The last 8 bytes, shifted up over those already in `head`.
-            8.. => Key {
-                head: word(&s[..8]),
-                tail: word(&s[s.len() - 8..])
-                    .checked_shl(8 * (16 - s.len()) as u32)
-                    .unwrap_or(0),
-            },
-            // Two overlapping loads of 4 or 1 bytes, as in `scan`.
-            n => {
-                let be32 = |at: usize| {
-                    u64::from(u32::from_be_bytes(
-                        s[at..at + 4].try_into().expect("4 bytes"),
-                    ))
-                };
-                let byte = |i: usize| u64::from(s[i]) << (8 * (7 - i));
-                let head = match n {
-                    4.. => be32(0) << 32 | be32(n - 4) << (8 * (8 - n)),
-                    1.. => byte(0) | byte(n / 2) | byte(n - 1),
-                    _ => 0,
-                };
-                Key { head, tail: 0 }
+            // A shorter string as `scan` loads one, its words in
+            // big-endian order.
+            _ => {
+                let (lo, hi) = scan::short_words(s);
+                Key {
+                    head: lo.swap_bytes(),
+                    tail: hi.swap_bytes(),
+                }
             }
         }
     }

@@ -103,9 +103,8 @@ fn load16(chunk: &[u8]) -> __m128i {
 /// `s` (under 16 bytes) as two little-endian words, zero-padded: from two
 /// overlapping loads of 8, 4 or 1 bytes, where a loop over the bytes cost
 /// every short path and pattern a few dozen instructions.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn short_words(s: &[u8]) -> (u64, u64) {
+pub(crate) fn short_words(s: &[u8]) -> (u64, u64) {
     let n = s.len();
     let le64 = |at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
     let le32 = |at: usize| {
