@@ -22,6 +22,9 @@ pub(crate) struct RawLine<'a> {
     /// 1-based; blank and comment lines count too.
     pub number: u32,
     pub content: &'a [u8],
+    /// `content` and the rest of the body after it: more bytes to read a
+    /// short line's key 16 at a time (see `record::read`).
+    pub window: &'a [u8],
     /// The first `:` of `content`.
     pub colon: Option<usize>,
     /// The Google line cap cut it.
@@ -207,6 +210,7 @@ impl<'a> Iterator for Lines<'a> {
         Some(RawLine {
             number: self.number,
             content,
+            window: &self.body[start..],
             colon: colon.filter(|&c| c < content.len()),
             too_long,
             escapable,

@@ -100,14 +100,16 @@ pub(crate) fn trim(profile: Profile, mut s: &[u8]) -> &[u8] {
 }
 
 /// Reads one line's content (comment already cut, see `lex`), whose first
-/// `:` is at `colon`. `None` for a blank or comment-only line.
+/// `:` is at `colon`; `window` is `content` and the body after it. `None`
+/// for a blank or comment-only line.
 #[inline]
-pub(crate) fn read(
-    content: &[u8],
+pub(crate) fn read<'a>(
+    content: &'a [u8],
+    window: &[u8],
     colon: Option<usize>,
     profile: Profile,
     typos: bool,
-) -> Option<Record<'_>> {
+) -> Option<Record<'a>> {
     let invalid = Record {
         kind: LineKind::Invalid,
         value: &[],
@@ -147,10 +149,11 @@ pub(crate) fn read(
     let value = trim(profile, value);
     // The longest known key has 12 bytes: lower-case that much once, then
     // compare plainly, only with keys of the same first letter. The key
-    // and what follows it on the line, 16 bytes at once, when the line has
-    // them; else byte by byte (a copy of variable length is a memcpy call).
+    // and what follows it in the body, 16 bytes at once (most lines are
+    // shorter than that: `Disallow: /`), when the body has them; else byte
+    // by byte (a copy of variable length is a memcpy call).
     let key_at = key.as_ptr() as usize - content.as_ptr() as usize;
-    let lower = scan::lower16(content, key_at).unwrap_or_else(|| {
+    let lower = scan::lower16(window, key_at).unwrap_or_else(|| {
         let mut lower = [0u8; scan::WIDTH];
         for (to, from) in lower.iter_mut().zip(key) {
             *to = from.to_ascii_lowercase();
@@ -177,7 +180,14 @@ mod tests {
 
     fn kv(line: &str) -> Option<(LineKind, &str, bool, bool)> {
         let line = crate::lex::Lines::new(line.as_bytes(), 512_000, Profile::Rfc9309).next()?;
-        read(line.content, line.colon, Profile::Rfc9309, true).map(|r| {
+        read(
+            line.content,
+            line.window,
+            line.colon,
+            Profile::Rfc9309,
+            true,
+        )
+        .map(|r| {
             (
                 r.kind,
                 std::str::from_utf8(r.value).unwrap(),
@@ -215,5 +225,24 @@ mod tests {
             kv("Noindex: /"),
             Some((LineKind::Unknown, "/", false, false))
         );
+    }
+
+    #[test]
+    fn a_key_reads_the_same_from_the_body_after_its_line() {
+        // Short lines, keys in any case, followed in the window by bytes
+        // that are not theirs (the next line), or by nothing.
+        for line in ["ALLOW:/", "Disallow: /", "hOsT:h", "x:y", "CRAWL-DELAY:1"] {
+            let body = format!("{line}\nSITEMAP: /next-line-bytes");
+            let content = line.as_bytes();
+            let colon = line.find(':');
+            let alone = read(content, content, colon, Profile::Rfc9309, true).unwrap();
+            let windowed = read(content, body.as_bytes(), colon, Profile::Rfc9309, true).unwrap();
+            assert_eq!(
+                (alone.kind, alone.value),
+                (windowed.kind, windowed.value),
+                "{line}"
+            );
+            assert_ne!(windowed.kind, LineKind::Sitemap, "{line}");
+        }
     }
 }

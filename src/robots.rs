@@ -160,7 +160,13 @@ impl Robots {
     pub fn parse_with(body: &[u8], options: &Options) -> Robots {
         let mut builder = Builder::new(options.profile(), body.len().min(options.parse_limit()));
         for line in Lines::new(body, options.parse_limit(), options.profile()) {
-            let record = record::read(line.content, line.colon, options.profile(), options.typos());
+            let record = record::read(
+                line.content,
+                line.window,
+                line.colon,
+                options.profile(),
+                options.typos(),
+            );
             if let Some(record) = record {
                 let mut diagnostic = Diagnostic::new(line.number, record.kind);
                 diagnostic.typo = record.typo;
