@@ -114,6 +114,9 @@ impl PrefixIndex {
                 };
                 let star = memchr::memchr(b'*', body);
                 let shape = match (star, anchored) {
+                    // `/a*` and `/a*$` match what `/a` does: only their
+                    // length (their priority) differs.
+                    (Some(star), _) if body[star..].iter().all(|&b| b == b'*') => Shape::Prefix,
                     (Some(star), _) => {
                         Shape::Wildcard(globs.add(pattern, rule.pattern.start, star))
                     }
