@@ -50,8 +50,9 @@ fn escape_at(s: &[u8]) -> Option<u8> {
 }
 
 /// `%XX` for `b`, upper-case hex.
-fn escaped(b: u8) -> [u8; 3] {
-    [b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0x0F)]]
+const fn escaped(b: u8) -> [u8; 3] {
+    // `as`: `From` is not callable in a constant.
+    [b'%', HEX[(b >> 4) as usize], HEX[(b & 0x0F) as usize]]
 }
 
 /// Whether `b` may be rewritten: an escape, a byte ≥ 0x80, `*` or `$`.
@@ -65,6 +66,41 @@ fn may_change(b: u8) -> bool {
 pub(crate) fn changing(block: &scan::Block) -> u32 {
     block.equal(b'%') | block.equal(b'*') | block.equal(b'$') | block.high()
 }
+
+/// A path rewrite packed in a word: up to three bytes out, low byte
+/// first, and in the top byte how many of them count.
+const fn packed(bytes: [u8; 3], written: u32) -> u32 {
+    bytes[0] as u32 | (bytes[1] as u32) << 8 | (bytes[2] as u32) << 16 | written << 24
+}
+
+/// Per profile (`[Google, RFC]`), what a path makes of an escape, by the
+/// byte it encodes, and of any other byte that may change, by that byte
+/// (the same rules as `rewrite`, tested against it).
+const PATH_REWRITES: [([u32; 256], [u32; 256]); 2] = {
+    let mut tables = [([0; 256], [0; 256]); 2];
+    let mut profile = 0;
+    while profile < 2 {
+        let rfc = profile == 1;
+        let mut b = 0;
+        while b < 256 {
+            let byte = b as u8;
+            let hex = escaped(byte);
+            tables[profile].0[b] = if rfc && CLASSES[b].1 {
+                packed([byte, 0, 0], 1)
+            } else {
+                packed(hex, 3)
+            };
+            tables[profile].1[b] = match byte {
+                0x80.. => packed(hex, 3),
+                b'*' | b'$' if rfc => packed(hex, 3),
+                _ => packed([byte, 0, 0], 1),
+            };
+            b += 1;
+        }
+        profile += 1;
+    }
+    tables
+};
 
 /// What normalising makes of a byte that may change: the first `written`
 /// of `bytes`, for the `consumed` bytes they replace (3 for an escape).
@@ -154,6 +190,24 @@ fn run_before_change(s: &[u8], mut at: usize) -> usize {
     s.len() - from
 }
 
+/// Whether the RFC profile leaves the byte of a path at `s[at]`, one
+/// that may change, as it is: an escape in upper-case hex of a byte that
+/// is not unreserved (`%2F`), or a `%` that begins no escape. A path whose
+/// bytes all stay (`/search?q=%7Ba%7D`) is matched where it lies, with no
+/// copy to rewrite.
+#[inline(always)]
+pub(crate) fn stays(s: &[u8], at: usize) -> bool {
+    let is_upper_hex = |b: u8| matches!(b, b'0'..=b'9' | b'A'..=b'F');
+    match s[at..] {
+        [b'%', hi, lo, ..] => match escape_at(&s[at..]) {
+            Some(decoded) => is_upper_hex(hi) && is_upper_hex(lo) && !is_unreserved(decoded),
+            None => true,
+        },
+        [b'%', ..] => true,
+        _ => false,
+    }
+}
+
 /// Writes the normalised path into `buf`; `None` when it does not fit.
 ///
 /// A check whose path the RFC profile rewrites comes here: the runs
@@ -181,14 +235,25 @@ pub(crate) fn normalise_path_into(profile: Profile, path: &[u8], buf: &mut [u8])
         if changes == 0 {
             continue;
         }
-        // Escapes come in runs (`%E3%83%84`): rewrite the whole run here.
-        while path.get(at).is_some_and(|&b| may_change(b)) {
-            let rewritten = rewrite(rfc, &path[at..], true);
-            match rewritten.written {
-                1 => *buf.get_mut(len)? = rewritten.bytes[0],
-                _ => buf.get_mut(len..len + 3)?.copy_from_slice(&rewritten.bytes),
+        // Escapes come in runs (`%E3%83%84`): rewrite the whole run here,
+        // each byte's result from a table (whether an escape is decoded
+        // follows no pattern a branch predictor could learn).
+        let (escapes, literals) = &PATH_REWRITES[usize::from(rfc)];
+        while let Some(&b) = path.get(at).filter(|&&b| may_change(b)) {
+            let (rewritten, consumed) = match escape_at(&path[at..]) {
+                Some(decoded) => (escapes[usize::from(decoded)], 3),
+                None => (literals[usize::from(b)], 1),
+            };
+            let written = (rewritten >> 24) as usize;
+            let bytes = rewritten.to_le_bytes();
+            // Four bytes at once where there is room; the fourth is scratch.
+            match buf.get_mut(len..len + 4) {
+                Some(slots) => slots.copy_from_slice(&bytes),
+                None => buf
+                    .get_mut(len..len + written)?
+                    .copy_from_slice(&bytes[..written]),
             }
-            (at, len) = (at + rewritten.consumed, len + rewritten.written);
+            (at, len) = (at + consumed, len + written);
         }
     }
     Some(len)

@@ -13,9 +13,10 @@ use crate::scan::{self, Block};
 pub(crate) struct PathParts<'a> {
     pub slash: bool,
     pub rest: &'a [u8],
-    /// `rest` holds a byte the RFC profile rewrites before matching: `%`,
-    /// `*`, `$` or a byte ≥ 0x80 (`percent::changing`). Looked for only when
-    /// asked (`ESCAPES`): the Google profile leaves escapes as they are.
+    /// The RFC profile rewrites `rest` before matching: it holds a `*`,
+    /// `$`, byte ≥ 0x80 or escape that normalising changes (not one that
+    /// `percent::stays`). Looked for only when asked (`ESCAPES`): the
+    /// Google profile leaves escapes as they are.
     pub escapable: bool,
 }
 
@@ -39,28 +40,35 @@ fn find_delimiter<const COLON: bool>(s: &[u8], mut from: usize) -> Option<usize>
 }
 
 /// The end of the path at `from` (its `#` or the end of `s`), and, with
-/// `ESCAPES`, whether it holds an escapable byte.
+/// `ESCAPES`, whether normalising changes it (see `PathParts::escapable`).
 // Left to the compiler, it was inlined or not as `Rules::verdict` grew.
 #[inline(always)]
 fn path_end<const ESCAPES: bool>(s: &[u8], mut from: usize) -> (usize, bool) {
-    let mut escapable = 0;
+    let mut escapable = false;
     while from < s.len() {
         let block = Block::load(s, from);
-        let special = if ESCAPES {
+        let mut special = if ESCAPES && !escapable {
             percent::changing(&block)
         } else {
             0
         };
         let hash = block.equal(b'#');
+        // Only the bytes before the `#` count.
         if hash != 0 {
-            // Only the bytes before the `#` count.
-            escapable |= special & ((hash & hash.wrapping_neg()) - 1);
-            return (from + scan::first(hash), escapable != 0);
+            special &= (hash & hash.wrapping_neg()) - 1;
         }
-        escapable |= special;
+        // A `#` is no hex digit: an escape it cuts short begins none, here
+        // as in the path before it.
+        while special != 0 && !escapable {
+            escapable = !percent::stays(s, from + scan::first(special));
+            special &= special - 1;
+        }
+        if hash != 0 {
+            return (from + scan::first(hash), escapable);
+        }
         from += scan::WIDTH;
     }
-    (s.len(), escapable != 0)
+    (s.len(), escapable)
 }
 
 #[inline]
@@ -160,10 +168,40 @@ mod tests {
     #[test]
     fn escapable_bytes_are_noted_before_the_fragment_only() {
         assert!(!path_of::<true>(b"http://h/a/b?c=d").escapable);
-        assert!(path_of::<true>(b"http://h/a%2F").escapable);
+        assert!(path_of::<true>(b"http://h/a%2f").escapable);
+        assert!(path_of::<true>(b"http://h/a%41").escapable);
+        // Escapes normalising leaves as they are.
+        assert!(!path_of::<true>(b"http://h/a%2F?q=%7Ba%7D%").escapable);
+        assert!(!path_of::<true>(b"http://h/a%2#F").escapable);
         assert!(path_of::<true>(b"/a*").escapable);
         assert!(path_of::<true>("/ツ".as_bytes()).escapable);
         assert!(!path_of::<true>(b"http://h%/a#%*$").escapable);
         assert!(!path_of::<false>(b"http://h/a%2F").escapable);
+    }
+
+    /// `escapable` holds exactly when the RFC normaliser changes the path:
+    /// escapes of every kind, cut short by a `#` or the end, around the
+    /// 16-byte blocks.
+    #[test]
+    fn escapable_is_whether_normalising_changes_the_path() {
+        let pieces: &[&[u8]] = &[
+            b"%", b"%2F", b"%2f", b"%41", b"%7E", b"%C3", b"%c3", b"%g", b"%4", b"*", b"$", b"ab",
+            b"/", b"\xC3", b"#", b"?",
+        ];
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..20_000 {
+            let mut url = b"http://h/".to_vec();
+            for _ in 0..round % 14 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                url.extend_from_slice(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            let parts = path_of::<true>(&url);
+            let mut buf = vec![0u8; 3 * parts.rest.len() + 16];
+            let n = percent::normalise_path_into(crate::Profile::Rfc9309, parts.rest, &mut buf)
+                .expect("room for any rewrite");
+            assert_eq!(parts.escapable, buf[..n] != *parts.rest, "{url:?}");
+        }
     }
 }
