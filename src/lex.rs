@@ -154,8 +154,15 @@ impl<'a> Iterator for Lines<'a> {
         if start >= self.body.len() {
             return None;
         }
-        let mut cut = None;
-        let mut colon = None;
+        // The first comment start and colon, `usize::MAX` while none: a
+        // later chunk's can only come after, so each chunk's is or-ed in
+        // with `min`, where a test per chunk would be a branch.
+        let mut cut = usize::MAX;
+        let mut colon = usize::MAX;
+        let first_in = |mask: u64, chunk: usize| match mask {
+            0 => usize::MAX,
+            mask => chunk + mask.trailing_zeros() as usize - start,
+        };
         let mut escapable = false;
         let mut at = start;
         let end = loop {
@@ -170,15 +177,9 @@ impl<'a> Iterator for Lines<'a> {
                 0 => u64::MAX,
                 ends => (ends & ends.wrapping_neg()) - 1,
             };
-            let comments = self.comments & from & inside;
-            if cut.is_none() && comments != 0 {
-                cut = Some(chunk + comments.trailing_zeros() as usize - start);
-            }
+            cut = cut.min(first_in(self.comments & from & inside, chunk));
             escapable |= self.escapable & from & inside != 0;
-            let colons = self.colons & from & inside;
-            if colon.is_none() && colons != 0 {
-                colon = Some(chunk + colons.trailing_zeros() as usize - start);
-            }
+            colon = colon.min(first_in(self.colons & from & inside, chunk));
             if line_ends != 0 {
                 break Some(chunk + line_ends.trailing_zeros() as usize);
             }
@@ -206,12 +207,12 @@ impl<'a> Iterator for Lines<'a> {
         self.number = self.number.saturating_add(1);
         let too_long = line.len() > self.cap;
         let kept = line.len().min(self.cap);
-        let content = &line[..cut.map_or(kept, |c| c.min(kept))];
+        let content = &line[..cut.min(kept)];
         Some(RawLine {
             number: self.number,
             content,
             window: &self.body[start..],
-            colon: colon.filter(|&c| c < content.len()),
+            colon: (colon < content.len()).then_some(colon),
             too_long,
             escapable,
         })
@@ -290,11 +291,19 @@ mod tests {
     #[test]
     fn chunked_reading_agrees_with_the_reference() {
         // Bodies from a small alphabet, long enough for lines, comments
-        // and CRLFs to straddle the 64-byte chunks.
-        let alphabet = b"ab :#\0\n\r%$\xC3";
+        // and CRLFs to straddle the 64-byte chunks; every other one with
+        // rare line ends, so that lines span several chunks and their
+        // first colon or comment lies in a later one.
+        let short_lines = b"ab :#\0\n\r%$\xC3";
+        let long_lines = b"abababababababababababababababababababab :#\0\n%$\xC3";
         let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for round in 0..3000 {
-            let len = round % 300;
+        for round in 0..6000 {
+            let alphabet: &[u8] = if round % 2 == 0 {
+                short_lines
+            } else {
+                long_lines
+            };
+            let len = round % 400;
             let body: Vec<u8> = (0..len)
                 .map(|_| {
                     state ^= state << 13;
