@@ -539,4 +539,33 @@ mod tests {
             );
         }
     }
+
+    /// A pattern whose only wildcards end it is indexed as its prefix; it
+    /// keeps its length as its priority, and its text.
+    #[test]
+    fn trailing_wildcards_match_as_the_prefix_with_their_own_length() {
+        let decide = |body: &str, path: &str| {
+            let robots = crate::Robots::parse(body.as_bytes());
+            let rules = robots.rules_for("ExampleBot").unwrap();
+            let d = rules.decide(path);
+            (d.allowed, d.pattern.to_owned())
+        };
+        // Longer than `/a`: it decides.
+        let body = "User-agent: *\nDisallow: /a\nAllow: /a*\n";
+        assert_eq!(decide(body, "/a"), (true, "/a*".into()));
+        assert_eq!(decide(body, "/abc"), (true, "/a*".into()));
+        assert_eq!(decide(body, "/b"), (true, "".into()));
+        // `$` after a `*` anchors nothing.
+        let body = "User-agent: *\nDisallow: /a*$\n";
+        assert_eq!(decide(body, "/abc"), (false, "/a*$".into()));
+        assert_eq!(decide(body, "/b"), (true, "".into()));
+        // Equal lengths: allow wins the tie, whichever shape.
+        let body = "User-agent: *\nDisallow: /a**\nAllow: /a*$\n";
+        assert_eq!(decide(body, "/ax"), (true, "/a*$".into()));
+        let body = "User-agent: *\nDisallow: /ab*\nAllow: /a*b\n";
+        assert_eq!(decide(body, "/abx"), (true, "/a*b".into()));
+        // Wildcards alone match every path.
+        let body = "User-agent: *\nDisallow: *$\nAllow: /\n";
+        assert_eq!(decide(body, "/x"), (false, "*$".into()));
+    }
 }

@@ -74,8 +74,9 @@ const fn packed(bytes: [u8; 3], written: u32) -> u32 {
 }
 
 /// Per profile (`[Google, RFC]`), what a path makes of an escape, by the
-/// byte it encodes, and of any other byte that may change, by that byte
-/// (the same rules as `rewrite`, tested against it).
+/// byte it encodes, and of any other byte that may change, by that byte:
+/// the rules of `rewrite`, which the test of the path normaliser against
+/// the piecewise one (built on `rewrite`) holds it to.
 const PATH_REWRITES: [([u32; 256], [u32; 256]); 2] = {
     let mut tables = [([0; 256], [0; 256]); 2];
     let mut profile = 0;
@@ -199,9 +200,11 @@ fn run_before_change(s: &[u8], mut at: usize) -> usize {
 pub(crate) fn stays(s: &[u8], at: usize) -> bool {
     let is_upper_hex = |b: u8| matches!(b, b'0'..=b'9' | b'A'..=b'F');
     match s[at..] {
-        [b'%', hi, lo, ..] => match escape_at(&s[at..]) {
-            Some(decoded) => is_upper_hex(hi) && is_upper_hex(lo) && !is_unreserved(decoded),
-            None => true,
+        [b'%', hi, lo, ..] => match (hex_digit(hi), hex_digit(lo)) {
+            (Some(h), Some(l)) => {
+                is_upper_hex(hi) && is_upper_hex(lo) && !is_unreserved(h << 4 | l)
+            }
+            _ => true,
         },
         [b'%', ..] => true,
         _ => false,
