@@ -47,24 +47,26 @@ fn path_end<const ESCAPES: bool>(s: &[u8], mut from: usize) -> (usize, bool) {
     let mut escapable = false;
     while from < s.len() {
         let block = Block::load(s, from);
-        let mut special = if ESCAPES && !escapable {
+        let hash = block.equal(b'#');
+        let special = if ESCAPES && !escapable {
             percent::changing(&block)
         } else {
             0
         };
-        let hash = block.equal(b'#');
-        // Only the bytes before the `#` count.
-        if hash != 0 {
-            special &= (hash & hash.wrapping_neg()) - 1;
-        }
-        // A `#` is no hex digit: an escape it cuts short begins none, here
-        // as in the path before it.
-        while special != 0 && !escapable {
-            escapable = !percent::stays(s, from + scan::first(special));
-            special &= special - 1;
-        }
-        if hash != 0 {
-            return (from + scan::first(hash), escapable);
+        // Most blocks hold neither: one test passes them.
+        if hash | special != 0 {
+            // Only the bytes before the `#` count (all, with none: the
+            // subtraction wraps).
+            let mut special = special & (hash & hash.wrapping_neg()).wrapping_sub(1);
+            // A `#` is no hex digit: an escape it cuts short begins none,
+            // here as in the path before it.
+            while special != 0 && !escapable {
+                escapable = !percent::stays(s, from + scan::first(special));
+                special &= special - 1;
+            }
+            if hash != 0 {
+                return (from + scan::first(hash), escapable);
+            }
         }
         from += scan::WIDTH;
     }
