@@ -161,9 +161,14 @@ pub(crate) fn read<'a>(
         lower
     });
     let lower = &lower[..key.len().min(12)];
+    // The first letter from the key itself, not from `lower`: which keys
+    // to try is the branch on each line that no predictor learns, and this
+    // way it is settled without waiting for the lower-casing. (`| 0x20`
+    // maps only `A-Z` into `a-z`, as the names' first letters are.)
+    let first = key[0] | 0x20;
     let (kind, typo) = KEYS
         .iter()
-        .filter(|(name, _, _)| name[0] == lower[0])
+        .filter(|(name, _, _)| name[0] == first)
         .find(|(name, _, typo)| (typos || !typo) && lower.starts_with(name))
         .map_or((LineKind::Unknown, false), |&(_, kind, typo)| (kind, typo));
     Some(Record {
