@@ -507,17 +507,9 @@ mod tests {
         // Strings from a small alphabet with NUL (the key's padding), of
         // lengths around the key's 8- and 16-byte words.
         let alphabet = b"\0a/\xFF";
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut random = |len: usize| -> Vec<u8> {
-            (0..len)
-                .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    alphabet[(state % alphabet.len() as u64) as usize]
-                })
-                .collect()
-        };
+        let mut draw = crate::draw::Draw::new(0x2545_F491_4F6C_DD1D);
+        let mut random =
+            |len: usize| -> Vec<u8> { (0..len).map(|_| draw.pick(alphabet)).collect() };
         for round in 0..20_000 {
             let prefix = random(round % 21);
             let mut path = random((round / 21) % 23);

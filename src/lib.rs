@@ -44,6 +44,8 @@ mod agent;
 mod append;
 mod cache;
 mod diagnostics;
+#[cfg(test)]
+mod draw;
 mod error;
 #[allow(unsafe_code)]
 mod ffi;

@@ -322,23 +322,14 @@ mod tests {
     }
 
     /// 20,000 strings of 0 to `most - 1` pieces of `alphabet`, drawn with
-    /// a xorshift generator from `seed`.
+    /// `Draw` from `seed`.
     fn pieced<'a>(
         alphabet: &'a [&'a [u8]],
         most: usize,
         seed: u64,
     ) -> impl Iterator<Item = Vec<u8>> + 'a {
-        let mut state = seed;
-        (0..20_000).map(move |round| {
-            let mut s = Vec::new();
-            for _ in 0..round % most {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                s.extend_from_slice(alphabet[(state % alphabet.len() as u64) as usize]);
-            }
-            s
-        })
+        let mut draw = crate::draw::Draw::new(seed);
+        (0..20_000).map(move |round| draw.joined(alphabet, round % most))
     }
 
     /// The block-wise path normaliser writes what the piecewise one
