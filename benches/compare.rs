@@ -199,41 +199,30 @@ fn parse(lib: Lib, body: &Body) -> Box<dyn std::any::Any> {
 /// after one untimed pass over them (one check, for the Google port);
 /// returns ns per check and the number of disallowed answers.
 fn check(lib: Lib, file: &CheckFile, agent: &str, reps: usize) -> (f64, usize) {
-    let mut disallowed = 0;
-    let sampled = if lib == Lib::Google {
-        file.urls.len().min(4)
-    } else {
-        file.urls.len()
+    // `pass` checks the timed URLs once and counts the disallowed; `warm`
+    // is the untimed start.
+    let timed = |checks: usize, warm: &dyn Fn() -> usize, pass: &dyn Fn() -> usize| {
+        std::hint::black_box(warm());
+        let start = Instant::now();
+        let disallowed: usize = (0..reps).map(|_| pass()).sum();
+        (
+            start.elapsed().as_nanos() as f64 / (checks * reps) as f64,
+            disallowed / reps,
+        )
     };
-    let checks = (sampled * reps) as f64;
-    let start;
     match lib {
         Lib::OursRfc | Lib::OursGoogle => {
             let robots = Robots::parse_with(&file.body.bytes, &options(lib));
             let rules: Rules = robots.rules_for(agent).unwrap();
-            for url in &file.urls {
-                std::hint::black_box(rules.can_fetch(url));
-            }
-            start = Instant::now();
-            for _ in 0..reps {
-                for url in &file.urls {
-                    disallowed += usize::from(!rules.can_fetch(url));
-                }
-            }
+            let pass = || file.urls.iter().filter(|u| !rules.can_fetch(u)).count();
+            timed(file.urls.len(), &pass, &pass)
         }
         Lib::Texting => {
             let Ok(robot) = texting_robots::Robot::new(agent, &file.body.bytes) else {
                 return (f64::NAN, 0);
             };
-            for url in &file.urls {
-                std::hint::black_box(robot.allowed(url));
-            }
-            start = Instant::now();
-            for _ in 0..reps {
-                for url in &file.urls {
-                    disallowed += usize::from(!robot.allowed(url));
-                }
-            }
+            let pass = || file.urls.iter().filter(|u| !robot.allowed(u)).count();
+            timed(file.urls.len(), &pass, &pass)
         }
         Lib::Google => {
             if !file.body.port_ok {
@@ -242,37 +231,28 @@ fn check(lib: Lib, file: &CheckFile, agent: &str, reps: usize) -> (f64, usize) {
             // The port has no parse-once API: every check parses, so a
             // sample of 4 URLs per file stands for the 20, after one check
             // untimed.
-            if let Some(url) = file.urls.first() {
+            let allowed = |url: &String| {
                 let mut m = google_robotstxt::DefaultMatcher::default();
-                std::hint::black_box(m.one_agent_allowed_by_robots(&file.body.text, agent, url));
-            }
-            start = Instant::now();
-            for _ in 0..reps {
-                for url in file.urls.iter().take(4) {
-                    let mut m = google_robotstxt::DefaultMatcher::default();
-                    disallowed +=
-                        usize::from(!m.one_agent_allowed_by_robots(&file.body.text, agent, url));
-                }
-            }
+                m.one_agent_allowed_by_robots(&file.body.text, agent, url)
+            };
+            let sample = &file.urls[..file.urls.len().min(4)];
+            timed(
+                sample.len(),
+                &|| sample.iter().take(1).filter(|u| !allowed(u)).count(),
+                &|| sample.iter().filter(|u| !allowed(u)).count(),
+            )
         }
         Lib::Fast => {
             let robots = fast_robots::RobotsTxt::parse(&file.body.text);
             let matcher = robots.matcher();
-            for path in &file.paths {
-                std::hint::black_box(matcher.is_allowed(agent, path));
-            }
-            start = Instant::now();
-            for _ in 0..reps {
-                for path in &file.paths {
-                    disallowed += usize::from(!matcher.is_allowed(agent, path));
-                }
-            }
+            let pass = || {
+                (file.paths.iter())
+                    .filter(|p| !matcher.is_allowed(agent, p))
+                    .count()
+            };
+            timed(file.paths.len(), &pass, &pass)
         }
     }
-    (
-        start.elapsed().as_nanos() as f64 / checks,
-        disallowed / reps,
-    )
 }
 
 /// Checks over rules parsed beforehand and used in turn, as a crawler
