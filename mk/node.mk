@@ -42,9 +42,11 @@ node-lint:
 $(NODE_EXAMPLE_STAMP): $(NODE_EXAMPLE)/package.json $(NODE_EXAMPLE)/package-lock.json
 	cd $(NODE_EXAMPLE) && $(NPM) ci --no-audit --no-fund --silent
 
-# The binding's suites (typecheck, vectors, API, RobotsCache, Pacer.wait),
-# then the polite crawler example against its local servers.
+# The binding crate's unit tests, its suites (typecheck, vectors, API,
+# RobotsCache, Pacer.wait), then the polite crawler example against its
+# local servers.
 node-test: node-build node-generated-check node-lint $(NODE_EXAMPLE_STAMP)
+	$(CARGO) test -p robotstxt-node --lib
 	cd $(NODE_DIR) && $(NPM) test
 	cd $(NODE_EXAMPLE) && $(NODE) --test polite-crawler.test.mjs
 

@@ -347,8 +347,29 @@ describe('batches', () => {
     assert.throws(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'), /not an instance of class `Rules`/)
     assert.throws(() => Rules.prototype.filterAllowed.call({}, ['/a', '/b']), /unwrap .*`Rules`/)
     assert.equal(pkg._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
-    assert.throws(() => pkg._rulesIsAllowed({}, '/'), /external/i)
-    assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), /external/i)
+    assert.throws(() => pkg._rulesIsAllowed({}, '/'), /u32/)
+    assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), /u32/)
+    // A number no live Rules holds.
+    throwsWith(() => pkg._rulesIsAllowed(rules._handle + 1e6, '/'), TypeError, 'ERR_INVALID_ARG_TYPE', /names no live Rules/)
+    throwsWith(() => pkg._rulesAllowedFlags(2 ** 32 - 1, '/a\n/b', 2), TypeError, 'ERR_INVALID_ARG_TYPE', /names no live Rules/)
+  })
+
+  test('a handle is a number kept for the life of its Rules, under a symbol', () => {
+    const own = Robots.parse('User-agent: *\nDisallow: /x\n').rulesFor('a')
+    assert.equal(own.isAllowed('/x'), false)
+    const handle = own._handle
+    assert.equal(typeof handle, 'number')
+    assert.equal(own._handle, handle)
+    assert.notEqual(handle, rules._handle)
+    assert.equal(pkg._rulesAllowedFlags(handle, '/x\n/y', 2), '01')
+    // Nothing a caller sees: no own string keys, and the same JSON.
+    assert.deepEqual(Object.keys(own), [])
+    assert.equal(JSON.stringify(own), '{}')
+    // A frozen Rules takes no property, and answers all the same.
+    const frozen = Object.freeze(Robots.parse('User-agent: *\nDisallow: /x\n').rulesFor('a'))
+    assert.deepEqual([frozen.isAllowed('/x'), frozen.isAllowed('/y')], [false, true])
+    assert.deepEqual(frozen.filterAllowed(['/x', '/y', '/x/z']), ['/y'])
+    assert.equal(Object.getOwnPropertySymbols(frozen).length, 0)
   })
 
   test('decideMany answers as decide, in order', () => {

@@ -13,7 +13,7 @@ const MiB = 1024 * 1024
 test('100,000 parsed files and rules stay within a fixed memory bound', { timeout: 300000 }, () => {
   const out = execFileSync(process.execPath, ['--expose-gc', join(here, 'gc-loop.mjs'), '100000'],
     { encoding: 'utf8' })
-  const { count, allowed, registered, finalized, checkpoints } = JSON.parse(out)
+  const { count, allowed, maxHandle, registered, finalized, checkpoints } = JSON.parse(out)
   assert.equal(count, 100000)
   assert.equal(allowed, count * 2) // every answer was right, not skipped
   assert.equal(checkpoints.length, 10)
@@ -26,4 +26,6 @@ test('100,000 parsed files and rules stay within a fixed memory bound', { timeou
   }
   // And the objects really were collected, not merely small.
   assert.ok(finalized >= registered * 0.9, `only ${finalized} of ${registered} sampled objects were collected`)
+  // Collected Rules gave their handles back, to be taken again.
+  assert.ok(maxHandle < count / 10, `handles reached ${maxHandle}: collected Rules kept theirs`)
 })

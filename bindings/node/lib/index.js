@@ -9,7 +9,7 @@
 // It also routes Rules' hot calls through module functions on a handle:
 // a method call on a native object costs an unwrap and a type-tag check,
 // most of a single check's time from JavaScript; a module function given
-// the rules' handle (an External, checked by one registry lookup) does not.
+// the rules' handle (a number naming a slot of a native table) does not.
 
 const binding = require('../index.js')
 
@@ -17,12 +17,20 @@ const binding = require('../index.js')
 // method does, when `rules` is not a Rules (a plain read of `_handle`
 // would give undefined instead).
 const handleGetter = Object.getOwnPropertyDescriptor(binding.Rules.prototype, '_handle').get
-const handles = new WeakMap()
+// Each Rules keeps its handle in a property under a symbol only this
+// module holds: a property read, where a WeakMap lookup on rules not used
+// lately cost a cache miss or two per call. A Rules that takes no new
+// properties (frozen, sealed) asks the getter each time. A handle is
+// null only when the thread's table is full: the methods then stay native.
+const handleKey = Symbol('robotstxt.handle')
 function handleOf (rules) {
-  let handle = handles.get(rules)
-  if (handle === undefined) {
-    handle = handleGetter.call(rules)
-    handles.set(rules, handle)
+  const handle = rules[handleKey]
+  return handle === undefined ? newHandle(rules) : handle
+}
+function newHandle (rules) {
+  const handle = handleGetter.call(rules)
+  if (handle !== null && Object.isExtensible(rules)) {
+    Object.defineProperty(rules, handleKey, { value: handle })
   }
   return handle
 }
@@ -31,8 +39,10 @@ function define (name, value) {
   Object.defineProperty(binding.Rules.prototype, name, { value, writable: true, configurable: true })
 }
 
+const isAllowedNative = binding.Rules.prototype.isAllowed
 define('isAllowed', function isAllowed (url) {
-  return binding._rulesIsAllowed(handleOf(this), url)
+  const handle = handleOf(this)
+  return handle === null ? isAllowedNative.call(this, url) : binding._rulesIsAllowed(handle, url)
 })
 
 // filterAllowed, batched: an array of strings crosses into native code as
@@ -47,7 +57,8 @@ function allStrings (urls) {
 }
 define('filterAllowed', function filterAllowed (urls) {
   if (Array.isArray(urls) && urls.length > 1 && allStrings(urls)) {
-    const flags = binding._rulesAllowedFlags(handleOf(this), urls.join('\n'), urls.length)
+    const handle = handleOf(this)
+    const flags = handle === null ? null : binding._rulesAllowedFlags(handle, urls.join('\n'), urls.length)
     if (flags !== null) return urls.filter((_, i) => flags.charCodeAt(i) === 49) // '1'
   }
   return filterOneByOne.call(this, urls)

@@ -13,6 +13,9 @@
 //! - [`cache`]: `Cache`, copies keyed by origin with single-flight fetches;
 //! - [`pacer`]: `Pacer`, request start times per host (SPEC §8).
 //!
+//! [`handles`] is the binding's own: the numbers that name live `Rules` for
+//! the package entry's fast paths.
+//!
 //! `napi build` turns the `///` comments below into the JSDoc of the
 //! generated `index.d.ts`, so they are written for JavaScript readers.
 
@@ -23,6 +26,7 @@
 mod access;
 mod cache;
 mod freshness;
+mod handles;
 mod js;
 mod pacer;
 mod robots;

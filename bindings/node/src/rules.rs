@@ -1,7 +1,7 @@
 //! `Rules`: the compiled matcher for one crawler, one URL at a time or a
 //! batch per call.
 
-use napi::bindgen_prelude::{External, ObjectFinalize, Unknown};
+use napi::bindgen_prelude::{ObjectFinalize, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use napi::sys;
 
+use crate::handles;
 use crate::js::{self, ArrayBuilder, Js, Shape, Value};
 use crate::robots::Profile;
 
@@ -116,9 +117,11 @@ pub struct RequestRate {
 /// UTF-8 bytes, a `Buffer`/`Uint8Array` as it is.
 #[napi(custom_finalize)]
 pub struct Rules {
-    /// Shared with the handles of `handle` (see `rulesIsAllowed`).
+    /// Shared with the table of handles (see `handle`).
     inner: Arc<robotstxt::Rules>,
     external: i64,
+    /// The handle's slot, once asked for.
+    slot: Cell<Option<u32>>,
 }
 
 impl Rules {
@@ -133,12 +136,16 @@ impl Rules {
         Rules {
             inner: Arc::new(inner),
             external,
+            slot: Cell::new(None),
         }
     }
 }
 
 impl ObjectFinalize for Rules {
     fn finalize(self, env: Env) -> Result<()> {
+        if let Some(slot) = self.slot.get() {
+            handles::give_back(slot);
+        }
         env.adjust_external_memory(-self.external)?;
         Ok(())
     }
@@ -149,10 +156,15 @@ impl Rules {
     /// A handle on these rules for the package entry's fast paths
     /// (`_rulesIsAllowed`, `_rulesAllowedFlags`): calling a module function
     /// with it skips the unwrap and type-tag check of a method call, the
-    /// larger part of a single check's cost from JavaScript.
+    /// larger part of a single check's cost from JavaScript. A number (see
+    /// `handles`), the same for the life of these rules; `null` when the
+    /// thread has no slot left.
     #[napi(getter, skip_typescript, js_name = "_handle")]
-    pub fn handle(&self) -> External<Arc<robotstxt::Rules>> {
-        External::new(Arc::clone(&self.inner))
+    pub fn handle(&self) -> Option<u32> {
+        if self.slot.get().is_none() {
+            self.slot.set(handles::take(&self.inner));
+        }
+        self.slot.get()
     }
 
     /// May the crawler fetch `url`? Longest match wins; allow wins ties;
@@ -256,16 +268,24 @@ impl Rules {
     }
 }
 
+/// The rules a handle from `rules._handle` names.
+fn rules_of(env: &Env, handle: u32) -> Result<Arc<robotstxt::Rules>> {
+    handles::get(handle).ok_or_else(|| {
+        js::type_error(
+            env,
+            &format!("handle {handle} names no live Rules (take it from rules._handle)"),
+        )
+    })
+}
+
 /// `rules.isAllowed(url)` through a handle from `rules._handle`; the
 /// package entry's `isAllowed` calls this.
 ///
-/// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
+/// @throws {TypeError} `handle` names no live `Rules`; `url` is neither a
+///   string nor a `Uint8Array`.
 #[napi(skip_typescript, catch_unwind, js_name = "_rulesIsAllowed")]
-pub fn rules_is_allowed(
-    env: &Env,
-    rules: &External<Arc<robotstxt::Rules>>,
-    url: Unknown,
-) -> Result<bool> {
+pub fn rules_is_allowed(env: &Env, handle: u32, url: Unknown) -> Result<bool> {
+    let rules = rules_of(env, handle)?;
     Js::new(env, &url).with_bytes("url", |u| rules.can_fetch(u))
 }
 
@@ -285,17 +305,19 @@ fn prefetch_for(rules: &robotstxt::Rules, batch: impl TryInto<usize>) {
 /// caller then asks one URL at a time. One string crosses into native code
 /// and one comes back, instead of one per URL.
 ///
-/// @throws {TypeError} `joined` is not a string.
+/// @throws {TypeError} `handle` names no live `Rules`; `joined` is not a
+///   string.
 #[napi(skip_typescript, catch_unwind, js_name = "_rulesAllowedFlags")]
 pub fn rules_allowed_flags(
     env: &Env,
-    rules: &External<Arc<robotstxt::Rules>>,
+    handle: u32,
     joined: Unknown,
     count: u32,
 ) -> Result<Option<String>> {
+    let rules = rules_of(env, handle)?;
     Js::new(env, &joined).with_bytes("joined", |bytes| {
         let mut flags = String::with_capacity(count as usize);
-        prefetch_for(rules, count);
+        prefetch_for(&rules, count);
         // memchr finds the line breaks many bytes a step (a byte-by-byte
         // split cost as much as the checks).
         let mut start = 0;
