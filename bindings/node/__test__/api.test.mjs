@@ -347,14 +347,17 @@ describe('batches', () => {
     assert.throws(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'), /not an instance of class `Rules`/)
     assert.throws(() => Rules.prototype.filterAllowed.call({}, ['/a', '/b']), /unwrap .*`Rules`/)
     assert.equal(pkg._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
-    assert.throws(() => pkg._rulesIsAllowed({}, '/'), /u32/)
-    assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), /u32/)
-    // A number no live Rules holds.
-    throwsWith(() => pkg._rulesIsAllowed(rules._handle + 1e6, '/'), TypeError, 'ERR_INVALID_ARG_TYPE', /names no live Rules/)
-    throwsWith(() => pkg._rulesAllowedFlags(2 ** 32 - 1, '/a\n/b', 2), TypeError, 'ERR_INVALID_ARG_TYPE', /names no live Rules/)
+    assert.throws(() => pkg._rulesIsAllowed({}, '/'), Error)
+    assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), Error)
+    // A number no live Rules holds, or not a whole number in range: no
+    // rounding or wrapping round onto a live one.
+    for (const handle of [rules._handle + 1e6, rules._handle + 0.5, -1, NaN, Infinity, 2 ** 32, 2 ** 32 + rules._handle]) {
+      throwsWith(() => pkg._rulesIsAllowed(handle, '/'), TypeError, 'ERR_INVALID_ARG_TYPE', /^handle \S+ names no live Rules/)
+    }
+    throwsWith(() => pkg._rulesAllowedFlags(Infinity, '/a\n/b', 2), TypeError, 'ERR_INVALID_ARG_TYPE', /^handle Infinity names/)
   })
 
-  test('a handle is a number kept for the life of its Rules, under a symbol', () => {
+  test('a handle is a number kept for the life of its Rules, out of sight', () => {
     const own = Robots.parse('User-agent: *\nDisallow: /x\n').rulesFor('a')
     assert.equal(own.isAllowed('/x'), false)
     const handle = own._handle
@@ -362,14 +365,18 @@ describe('batches', () => {
     assert.equal(own._handle, handle)
     assert.notEqual(handle, rules._handle)
     assert.equal(pkg._rulesAllowedFlags(handle, '/x\n/y', 2), '01')
-    // Nothing a caller sees: no own string keys, and the same JSON.
-    assert.deepEqual(Object.keys(own), [])
+    // The package entry keeps it where no reflection sees it.
+    assert.deepEqual(Reflect.ownKeys(own), [])
     assert.equal(JSON.stringify(own), '{}')
-    // A frozen Rules takes no property, and answers all the same.
+    // A frozen Rules answers all the same.
     const frozen = Object.freeze(Robots.parse('User-agent: *\nDisallow: /x\n').rulesFor('a'))
     assert.deepEqual([frozen.isAllowed('/x'), frozen.isAllowed('/y')], [false, true])
     assert.deepEqual(frozen.filterAllowed(['/x', '/y', '/x/z']), ['/y'])
-    assert.equal(Object.getOwnPropertySymbols(frozen).length, 0)
+    // What is not a Rules, itself, throws as a native method does.
+    for (const notRules of [undefined, null, 5, {}, Object.create(own), new Proxy(own, {})]) {
+      assert.throws(() => Rules.prototype.isAllowed.call(notRules, '/'), /unwrap .*`Rules`/)
+      assert.throws(() => Rules.prototype.filterAllowed.call(notRules, ['/a', '/b']), /unwrap .*`Rules`/)
+    }
   })
 
   test('decideMany answers as decide, in order', () => {

@@ -17,23 +17,40 @@ const binding = require('../index.js')
 // method does, when `rules` is not a Rules (a plain read of `_handle`
 // would give undefined instead).
 const handleGetter = Object.getOwnPropertyDescriptor(binding.Rules.prototype, '_handle').get
-// Each Rules keeps its handle in a property under a symbol only this
-// module holds: a property read, where a WeakMap lookup on rules not used
-// lately cost a cache miss or two per call. A Rules that takes no new
-// properties (frozen, sealed) asks the getter each time. A handle is
+// Each Rules keeps its handle in a private field, put on the Rules itself
+// by a constructor that returns it (a base class constructor that returns
+// an object makes a subclass add its fields to that object). Reading it
+// is a field read, where a WeakMap lookup on rules not used lately cost a
+// cache miss or two per call; no reflection sees it, no other object
+// inherits or forges it, and a frozen Rules takes it too. A handle is
 // null only when the thread's table is full: the methods then stay native.
-const handleKey = Symbol('robotstxt.handle')
-function handleOf (rules) {
-  const handle = rules[handleKey]
-  return handle === undefined ? newHandle(rules) : handle
-}
-function newHandle (rules) {
-  const handle = handleGetter.call(rules)
-  if (handle !== null && Object.isExtensible(rules)) {
-    Object.defineProperty(rules, handleKey, { value: handle })
+class Itself {
+  constructor (object) {
+    return object
   }
-  return handle
 }
+class HandleField extends Itself {
+  #handle
+  constructor (rules, handle) {
+    super(rules)
+    this.#handle = handle
+  }
+
+  static of (rules) {
+    // Not an object: the getter throws as a native method does.
+    if (typeof rules !== 'object' || rules === null) return handleGetter.call(rules)
+    if (#handle in rules) return rules.#handle
+    const handle = handleGetter.call(rules)
+    try {
+      new HandleField(rules, handle) // eslint-disable-line no-new
+    } catch {
+      // An engine that refuses fields on a non-extensible object: this
+      // Rules asks the getter each time.
+    }
+    return handle
+  }
+}
+const handleOf = HandleField.of
 
 function define (name, value) {
   Object.defineProperty(binding.Rules.prototype, name, { value, writable: true, configurable: true })

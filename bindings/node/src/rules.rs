@@ -268,12 +268,22 @@ impl Rules {
     }
 }
 
-/// The rules a handle from `rules._handle` names.
-fn rules_of(env: &Env, handle: u32) -> Result<Arc<robotstxt::Rules>> {
-    handles::get(handle).ok_or_else(|| {
+/// The rules a handle from `rules._handle` names: a whole number that a
+/// live `Rules` holds, nothing else (no rounding, no wrapping round).
+fn rules_of(env: &Env, handle: f64) -> Result<Arc<robotstxt::Rules>> {
+    let slot = Some(handle)
+        .filter(|h| h.fract() == 0.0 && (0.0..f64::from(u32::MAX)).contains(h))
+        .and_then(|h| handles::get(h as u32));
+    slot.ok_or_else(|| {
+        // As JavaScript writes numbers.
+        let shown = match handle {
+            f64::INFINITY => "Infinity".to_owned(),
+            f64::NEG_INFINITY => "-Infinity".to_owned(),
+            handle => handle.to_string(),
+        };
         js::type_error(
             env,
-            &format!("handle {handle} names no live Rules (take it from rules._handle)"),
+            &format!("handle {shown} names no live Rules (take it from rules._handle)"),
         )
     })
 }
@@ -284,7 +294,7 @@ fn rules_of(env: &Env, handle: u32) -> Result<Arc<robotstxt::Rules>> {
 /// @throws {TypeError} `handle` names no live `Rules`; `url` is neither a
 ///   string nor a `Uint8Array`.
 #[napi(skip_typescript, catch_unwind, js_name = "_rulesIsAllowed")]
-pub fn rules_is_allowed(env: &Env, handle: u32, url: Unknown) -> Result<bool> {
+pub fn rules_is_allowed(env: &Env, handle: f64, url: Unknown) -> Result<bool> {
     let rules = rules_of(env, handle)?;
     Js::new(env, &url).with_bytes("url", |u| rules.can_fetch(u))
 }
@@ -310,7 +320,7 @@ fn prefetch_for(rules: &robotstxt::Rules, batch: impl TryInto<usize>) {
 #[napi(skip_typescript, catch_unwind, js_name = "_rulesAllowedFlags")]
 pub fn rules_allowed_flags(
     env: &Env,
-    handle: u32,
+    handle: f64,
     joined: Unknown,
     count: u32,
 ) -> Result<Option<String>> {
