@@ -11,9 +11,10 @@
 //! every candidate. A question costs O(log rules + chain), not O(rules).
 //!
 //! Many wildcard rules can share one short prefix (`/*.pdf`, `/*?sort=`…).
-//! Under such a prefix an Aho-Corasick automaton over each rule's longest
-//! literal segment finds, in one pass over the path, the few rules that can
-//! match at all.
+//! From `FILTER_FROM` of them under one prefix, an Aho-Corasick automaton
+//! over a literal segment of each (the one fewest of them share) finds, in
+//! one pass over the path, the few rules that can match at all; fewer are
+//! tried one by one.
 
 use std::cmp::{Ordering, Reverse};
 use std::collections::HashMap;
@@ -31,9 +32,9 @@ const NONE: u32 = u32::MAX;
 /// cheaper than running an automaton. Measured on checks of URLs not seen
 /// before, whose branches no predictor has learnt: there the automaton's
 /// byte-by-byte steps and its cold states cost more than a few dozen
-/// vectorised segment searches. (A check repeating recent URLs favours it
-/// from about 16 rules.)
-const FILTER_FROM: usize = 128;
+/// vectorised segment searches, and less than a hundred. (A check
+/// repeating recent URLs favours it from about 16 rules.)
+const FILTER_FROM: usize = 64;
 
 /// Key ids below this are de-duplicated per question in a stack bit set.
 const SEEN_KEYS: usize = 2048;

@@ -77,11 +77,11 @@ proptest! {
     }
 
     /// Enough wildcard rules under one prefix for the index's automaton
-    /// (from 128 keyed rules): it must find the same answer as trying
-    /// every rule.
+    /// (from 64 rules with a literal segment; each of these has one): it
+    /// must find the same answer as trying every rule.
     #[test]
     fn wildcards_behind_the_automaton_match_naive(
-        rules in prop::collection::vec((any::<bool>(), "/\\*[ab*]{1,4}\\$?"), 160..240),
+        rules in prop::collection::vec((any::<bool>(), "/\\*[ab*]{0,2}[ab][ab*]{0,2}\\$?"), 64..160),
         path in "/([ab][ab/]{0,11})?",
     ) {
         google_agrees_with_naive(&rules, &path)?;
