@@ -403,6 +403,21 @@ fn median_of_rounds(
         .collect()
 }
 
+/// The bytes `keep` leaves over the corpus, all kept alive at once: what
+/// each call allocates and each value's `inline` size, not the vector
+/// holding them.
+fn retained<'a, T>(
+    corpus: &'a [Body],
+    keep: impl Fn(&'a Body) -> T,
+    inline: impl Fn(&T) -> usize,
+) -> f64 {
+    let mut kept = Vec::with_capacity(corpus.len());
+    let before = LIVE.load(Ordering::Relaxed);
+    kept.extend(corpus.iter().map(keep));
+    let allocated = (LIVE.load(Ordering::Relaxed) - before) as f64;
+    allocated + kept.iter().map(inline).sum::<usize>() as f64
+}
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     if v.is_empty() {
@@ -740,16 +755,8 @@ fn main() {
         .iter()
         .filter(|&&l| l != Lib::Google)
         .map(|&lib| {
-            // What each parse allocates and the parsed value itself, not
-            // the vector holding them. fast-robots borrows the text: its
-            // retained bytes are its own.
-            let mut kept = Vec::with_capacity(corpus.len());
-            let before = LIVE.load(Ordering::Relaxed);
-            kept.extend(corpus.iter().map(|b| parse(lib, b)));
-            let allocated = (LIVE.load(Ordering::Relaxed) - before) as f64;
-            let retained = allocated + kept.iter().map(Parsed::inline_size).sum::<usize>() as f64;
-            drop(kept);
-            let x = retained / input_bytes as f64;
+            // fast-robots borrows the text: its retained bytes are its own.
+            let x = retained(&corpus, |b| parse(lib, b), Parsed::inline_size) / input_bytes as f64;
             (lib, x, format!("{x:.2}× input"))
         })
         .collect();
@@ -767,17 +774,13 @@ fn main() {
         .into_iter()
         .filter(|lib| libs.contains(lib))
         .map(|lib| {
-            let mut kept = Vec::with_capacity(corpus.len());
-            let before = LIVE.load(Ordering::Relaxed);
-            kept.extend(corpus.iter().map(|b| {
+            let with_rules = |b: &Body| {
                 let robots = Robots::parse_with(&b.bytes, &options(lib));
                 let rules = robots.rules_for("ExampleBot").unwrap();
                 (robots, rules)
-            }));
-            let allocated = (LIVE.load(Ordering::Relaxed) - before) as f64;
-            let retained = allocated + std::mem::size_of_val(kept.as_slice()) as f64;
-            drop(kept);
-            format!("{} {:.2}×", lib.name(), retained / input_bytes as f64)
+            };
+            let bytes = retained(&corpus, with_rules, std::mem::size_of_val);
+            format!("{} {:.2}×", lib.name(), bytes / input_bytes as f64)
         })
         .collect();
     if !with_rules.is_empty() {
