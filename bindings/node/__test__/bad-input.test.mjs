@@ -228,6 +228,8 @@ describe('handles, options and hosts', () => {
     }
     const cache = new Cache()
     throwsWith(() => cache.lookup('https://a.test/', -1), RangeError, 'ERR_OUT_OF_RANGE', /now/)
+    // Numbers in messages as JavaScript writes them.
+    throwsWith(() => cache.lookup('https://a.test/', Infinity), RangeError, 'ERR_OUT_OF_RANGE', /not Infinity$/)
     // Times past 2^53 are accepted and saturate, never wrap.
     assert.equal(cache.lookup('https://a.test/', 2 ** 64).kind, 'fetch')
     assert.equal(new Pacer({ floorMs: 2 ** 64 }).reserve('a.test', 0), 0)

@@ -65,6 +65,15 @@ fn check(status: sys::napi_status) -> Result<()> {
     }
 }
 
+/// A number as JavaScript writes it in a message (`Infinity`, not `inf`).
+pub fn shown(value: f64) -> String {
+    match value {
+        f64::INFINITY => "Infinity".to_owned(),
+        f64::NEG_INFINITY => "-Infinity".to_owned(),
+        value => value.to_string(),
+    }
+}
+
 /// Strings of up to about this many bytes of UTF-8 are converted on the stack.
 const STACK_BYTES: usize = 3072;
 
@@ -279,7 +288,10 @@ impl<'e> Js<'e> {
             Err(range_error(
                 self.env,
                 ERR_OUT_OF_RANGE,
-                &format!("{what} must be a whole number from {min} to {max}, not {value}"),
+                &format!(
+                    "{what} must be a whole number from {min} to {max}, not {}",
+                    shown(value)
+                ),
             ))
         }
     }
@@ -294,7 +306,10 @@ impl<'e> Js<'e> {
             Err(range_error(
                 self.env,
                 ERR_OUT_OF_RANGE,
-                &format!("{what} must be a finite number of milliseconds ≥ 0, not {value}"),
+                &format!(
+                    "{what} must be a finite number of milliseconds ≥ 0, not {}",
+                    shown(value)
+                ),
             ))
         }
     }

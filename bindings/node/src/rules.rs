@@ -275,15 +275,12 @@ fn rules_of(env: &Env, handle: f64) -> Result<Arc<robotstxt::Rules>> {
         .filter(|h| h.fract() == 0.0 && (0.0..f64::from(u32::MAX)).contains(h))
         .and_then(|h| handles::get(h as u32));
     slot.ok_or_else(|| {
-        // As JavaScript writes numbers.
-        let shown = match handle {
-            f64::INFINITY => "Infinity".to_owned(),
-            f64::NEG_INFINITY => "-Infinity".to_owned(),
-            handle => handle.to_string(),
-        };
         js::type_error(
             env,
-            &format!("handle {shown} names no live Rules (take it from rules._handle)"),
+            &format!(
+                "handle {} names no live Rules (take it from rules._handle)",
+                js::shown(handle)
+            ),
         )
     })
 }
