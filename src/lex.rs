@@ -2,11 +2,11 @@
 //! the Google line cap, comments, and where the first `:` is. No keys, no
 //! policy.
 //!
-//! The body is classified 64 bytes at a time (see `scan::chunk_masks`):
+//! The body is classified 64 bytes at a time (see `scan::body_masks`):
 //! one bit mask each for line ends, comment starts and colons, from which
 //! every line's end, comment and colon are read with bit tricks.
 
-use crate::scan::{self, ByteSet};
+use crate::scan::{self, Avx2, ByteSet, ChunkSets};
 use crate::Profile;
 
 /// Google reads each line into a buffer of 2083 × 8 bytes, one of which
@@ -46,6 +46,8 @@ pub(crate) struct Lines<'a> {
     cap: usize,
     /// Google reads each line as a C string: a NUL ends it.
     nul_ends_line: bool,
+    /// Chunks are classified with AVX2 where the CPU has it.
+    avx2: Option<Avx2>,
     /// The classified chunk: its offset and its masks.
     chunk: Option<usize>,
     line_ends: u64,
@@ -73,6 +75,7 @@ impl<'a> Lines<'a> {
                 Profile::Rfc9309 => usize::MAX,
             },
             nul_ends_line: profile == Profile::Google,
+            avx2: Avx2::detect(),
             chunk: None,
             line_ends: 0,
             comments: 0,
@@ -86,8 +89,11 @@ impl<'a> Lines<'a> {
         // A function of the body alone, whose masks come back by value: a
         // call given `&mut self` would keep the reader's state in memory
         // rather than in registers for the whole parse loop.
-        let [line_ends, comments, colons, escapable] =
-            chunk_masks(self.body, chunk, self.nul_ends_line);
+        let [line_ends, comments, colons, escapable] = if self.nul_ends_line {
+            scan::body_masks::<GoogleSets, 4>(self.body, chunk, self.avx2)
+        } else {
+            scan::body_masks::<RfcSets, 4>(self.body, chunk, self.avx2)
+        };
         self.chunk = Some(chunk);
         self.line_ends = line_ends;
         self.comments = comments;
@@ -96,45 +102,29 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// The masks of the 64 bytes of `body` from `chunk` (see `Lines`): line
-/// ends, comment starts, colons and escapable bytes; none past the end.
-#[inline(never)]
-fn chunk_masks(body: &[u8], chunk: usize, nul_ends_line: bool) -> [u64; 4] {
-    // The body's last bytes are copied into a zeroed chunk; only they.
-    let padded;
-    let bytes = match body.get(chunk..chunk + scan::CHUNK) {
-        Some(bytes) => bytes.try_into().expect("64 bytes"),
-        None => {
-            let tail = &body[chunk..];
-            let mut chunk = [0u8; scan::CHUNK];
-            chunk[..tail.len()].copy_from_slice(tail);
-            padded = chunk;
-            &padded
-        }
-    };
-    let inside = match body.len() - chunk {
-        n if n >= scan::CHUNK => u64::MAX,
-        n => (1 << n) - 1,
-    };
-    let set = |bytes, high| ByteSet { bytes, high };
-    // Two calls, so that each set is a constant the compiler unrolls.
-    let classes = |comment_starts| {
-        scan::chunk_masks(
-            bytes,
-            [
-                set(b"\n\r", false),
-                set(comment_starts, false),
-                set(b":", false),
-                set(b"%$", true),
-            ],
-        )
-    };
-    let masks = if nul_ends_line {
-        classes(b"#\0")
-    } else {
-        classes(b"#")
-    };
-    masks.map(|mask| mask & inside)
+/// What a chunk is classified into (see `Lines`): line ends, comment
+/// starts, colons and escapable bytes.
+struct RfcSets;
+impl ChunkSets<4> for RfcSets {
+    const SETS: [ByteSet; 4] = sets(b"#");
+}
+
+/// The same with NUL as a comment start: Google reads a line as a C string.
+struct GoogleSets;
+impl ChunkSets<4> for GoogleSets {
+    const SETS: [ByteSet; 4] = sets(b"#\0");
+}
+
+const fn sets(comment_starts: &'static [u8]) -> [ByteSet; 4] {
+    [
+        ByteSet::of(b"\n\r"),
+        ByteSet::of(comment_starts),
+        ByteSet::of(b":"),
+        ByteSet {
+            bytes: b"%$",
+            high: true,
+        },
+    ]
 }
 
 /// Skips the longest prefix of a UTF-8 BOM (Google skips partial ones too).
@@ -305,8 +295,16 @@ mod tests {
             };
             let len = round % 400;
             let body: Vec<u8> = (0..len).map(|_| draw.pick(alphabet)).collect();
-            for profile in [Profile::Rfc9309, Profile::Google] {
-                let got: Vec<_> = Lines::new(&body, 512_000, profile)
+            // Both ways of classifying chunks (see `scan::body_masks`).
+            for (profile, avx2) in [
+                (Profile::Rfc9309, Avx2::detect()),
+                (Profile::Google, Avx2::detect()),
+                (Profile::Rfc9309, None),
+                (Profile::Google, None),
+            ] {
+                let mut lines = Lines::new(&body, 512_000, profile);
+                lines.avx2 = avx2;
+                let got: Vec<_> = lines
                     .map(|l| (l.content.to_vec(), l.colon, l.escapable))
                     .collect();
                 let want = reference(&body, profile);

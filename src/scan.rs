@@ -2,7 +2,8 @@
 //! over the short texts a check scans (one URL, the rest of a path after a
 //! pattern's prefix), 16 bytes a step, where the fixed cost of a `memchr`
 //! call outweighs its speed; and over a whole body to parse, 64 bytes at a
-//! time into one bit mask per class of bytes (`chunk_masks`).
+//! time into one bit mask per class of bytes (`body_masks`), with AVX2
+//! compares of 32 bytes where the CPU has them.
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
@@ -168,6 +169,13 @@ pub(crate) struct ByteSet {
     pub high: bool,
 }
 
+impl ByteSet {
+    /// Just `bytes`.
+    pub const fn of(bytes: &'static [u8]) -> ByteSet {
+        ByteSet { bytes, high: false }
+    }
+}
+
 /// Per set, the mask of the bytes of `chunk` in it (bit `i` for byte `i`):
 /// a whole body is classified this way, 64 bytes at a time.
 #[cfg(target_arch = "x86_64")]
@@ -191,6 +199,119 @@ pub(crate) fn chunk_masks<const N: usize>(chunk: &[u8; CHUNK], sets: [ByteSet; N
         }
     }
     masks
+}
+
+/// Proof that this CPU has AVX2 (most x86_64 servers since 2013; the
+/// baseline is SSE2): `body_masks` classifies twice as many bytes a step
+/// with one.
+#[derive(Clone, Copy, Debug)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) struct Avx2(());
+
+impl Avx2 {
+    /// `None` where the CPU lacks AVX2 (std asks the CPU once, then caches).
+    pub fn detect() -> Option<Avx2> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return Some(Avx2(()));
+        }
+        None
+    }
+}
+
+/// Sets of bytes fixed at compile time, for `body_masks`: each way of
+/// classifying is its own function, in which the sets are constants that
+/// the compiler unrolls.
+pub(crate) trait ChunkSets<const N: usize> {
+    const SETS: [ByteSet; N];
+}
+
+/// Per set of `S`, the mask of the 64 bytes of `body` from `at` in it
+/// (`at < body.len()`); no bits past the end of `body`.
+#[inline(always)]
+pub(crate) fn body_masks<S: ChunkSets<N>, const N: usize>(
+    body: &[u8],
+    at: usize,
+    avx2: Option<Avx2>,
+) -> [u64; N] {
+    match avx2 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: an `Avx2` exists only where the CPU has AVX2.
+        Some(_) => unsafe { body_masks_avx2::<S, N>(body, at) },
+        _ => body_masks_baseline::<S, N>(body, at),
+    }
+}
+
+#[inline(never)]
+fn body_masks_baseline<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) -> [u64; N] {
+    padded(body, at, |chunk| chunk_masks(chunk, S::SETS))
+}
+
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn body_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) -> [u64; N] {
+    use core::arch::x86_64::{
+        _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
+        _mm256_set1_epi8, _mm256_setzero_si256,
+    };
+    // As `chunk_masks`, 32 bytes a step. (All in one function: masks
+    // handed back from a call built for AVX2 go through memory, and
+    // reading them back stalled every chunk.)
+    padded(body, at, |chunk| {
+        let mut masks = [0u64; N];
+        for (half, bytes) in chunk.chunks_exact(2 * WIDTH).enumerate() {
+            // SAFETY: 32 readable bytes; the caller vouches for AVX2.
+            let block = unsafe { _mm256_loadu_si256(bytes.as_ptr().cast()) };
+            for (mask, set) in masks.iter_mut().zip(&S::SETS) {
+                // SAFETY: as above; no memory is touched. (Compares are
+                // safe calls here from Rust 1.87 on; not before.)
+                #[allow(unused_unsafe)]
+                let found = unsafe {
+                    let mut any = if set.high {
+                        block
+                    } else {
+                        _mm256_setzero_si256()
+                    };
+                    for &b in set.bytes {
+                        let each = _mm256_cmpeq_epi8(block, _mm256_set1_epi8(b as i8));
+                        any = _mm256_or_si256(any, each);
+                    }
+                    _mm256_movemask_epi8(any)
+                };
+                *mask |= u64::from(found as u32) << (2 * WIDTH * half);
+            }
+        }
+        masks
+    })
+}
+
+/// `classify` of the 64 bytes of `body` from `at`: the body's last bytes
+/// copied into a zeroed chunk (only they), and no bits past its end.
+#[inline(always)]
+fn padded<const N: usize>(
+    body: &[u8],
+    at: usize,
+    classify: impl FnOnce(&[u8; CHUNK]) -> [u64; N],
+) -> [u64; N] {
+    let copy;
+    let bytes = match body.get(at..at + CHUNK) {
+        Some(bytes) => bytes.try_into().expect("64 bytes"),
+        None => {
+            let tail = &body[at..];
+            let mut chunk = [0u8; CHUNK];
+            chunk[..tail.len()].copy_from_slice(tail);
+            copy = chunk;
+            &copy
+        }
+    };
+    let inside = match body.len() - at {
+        n if n >= CHUNK => u64::MAX,
+        n => (1 << n) - 1,
+    };
+    classify(bytes).map(|mask| mask & inside)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
@@ -258,6 +379,44 @@ mod tests {
                 assert_eq!(block.equal(b'/'), slash, "{s:?} at {at}");
                 assert_eq!(block.high(), high, "{s:?} at {at}");
                 assert_eq!(block.equal(1), one, "{s:?} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn body_masks_agree_with_a_byte_by_byte_reading_with_and_without_avx2() {
+        struct Sets;
+        impl ChunkSets<3> for Sets {
+            const SETS: [ByteSet; 3] = [
+                ByteSet::of(b"\n\r"),
+                ByteSet::of(b"\0"),
+                ByteSet {
+                    bytes: b"%",
+                    high: true,
+                },
+            ];
+        }
+        // Without AVX2 (every x86_64 CPU), and with it where this CPU has
+        // it; bodies shorter and longer than a chunk, read from every
+        // offset, so that the padded tail is read too.
+        let ways: Vec<Option<Avx2>> = [None, Avx2::detect()].into_iter().collect();
+        let mut draw = crate::draw::Draw::new(0x2545_F491_4F6C_DD1D);
+        for len in 1..200 {
+            let body: Vec<u8> = (0..len)
+                .map(|_| draw.pick(b"ab\n\r\0%\x7F\x80\xFF"))
+                .collect();
+            for at in 0..len {
+                let want = Sets::SETS.map(|set| {
+                    let inside = body[at..].iter().take(CHUNK).enumerate();
+                    inside.fold(0u64, |mask, (i, &b)| {
+                        let found = set.bytes.contains(&b) || (set.high && b >= 0x80);
+                        mask | u64::from(found) << i
+                    })
+                });
+                for &avx2 in &ways {
+                    let got = body_masks::<Sets, 3>(&body, at, avx2);
+                    assert_eq!(got, want, "{body:?} from {at}, {avx2:?}");
+                }
             }
         }
     }
