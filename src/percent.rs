@@ -6,7 +6,7 @@
 //! decoded, and a literal `*` or `$` in a path (or a `$` that is a literal in
 //! a pattern) compares as `%2A` / `%24`.
 
-use crate::{scan, Profile};
+use crate::{append, scan, Profile};
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
@@ -164,7 +164,7 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
     let mut at = 0;
     while at < value.len() {
         let run = run_before_change(value, at);
-        out.extend_from_slice(&value[at..at + run]);
+        append::append(out, &value[at..at + run]);
         at += run;
         if at == value.len() {
             break;
@@ -178,11 +178,14 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
     }
 }
 
-/// How many bytes of `s` from `at` come before one that `may_change`.
+/// How many bytes of the pattern `s` from `at` come before one that may
+/// change: `may_change` less `*`, which changes only in a path (in a
+/// pattern it is the wildcard).
 fn run_before_change(s: &[u8], mut at: usize) -> usize {
     let from = at;
     while at < s.len() {
-        let changes = changing(&scan::Block::load(s, at));
+        let block = scan::Block::load(s, at);
+        let changes = block.equal(b'%') | block.equal(b'$') | block.high();
         if changes != 0 {
             return (at + scan::first(changes)).min(s.len()) - from;
         }
