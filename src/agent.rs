@@ -2,6 +2,7 @@
 //! crawler may call itself.
 
 use crate::record::is_space;
+use crate::scan::{self, Block};
 use crate::{Error, Profile};
 
 /// What one `user-agent` value names.
@@ -17,18 +18,27 @@ fn is_token_byte(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b == b'-'
 }
 
+/// How many bytes `value` starts with that may be in a product token, 16
+/// at a time (most tokens are 6 to 20 bytes).
+fn token_len(value: &[u8]) -> usize {
+    let mut at = 0;
+    while at < value.len() {
+        let block = Block::load(value, at);
+        let others = !(block.letters() | block.equal(b'_') | block.equal(b'-')) & 0xFFFF;
+        if others != 0 {
+            return (at + scan::first(others)).min(value.len());
+        }
+        at += scan::WIDTH;
+    }
+    value.len()
+}
+
 /// Reads a trimmed `user-agent` value.
 pub(crate) fn named(profile: Profile, value: &[u8]) -> Named<'_> {
     match value {
         [b'*'] => Named::Everyone,
         [b'*', next, ..] if is_space(profile, *next) => Named::Everyone,
-        _ => {
-            let end = value
-                .iter()
-                .position(|&b| !is_token_byte(b))
-                .unwrap_or(value.len());
-            Named::Token(&value[..end])
-        }
+        _ => Named::Token(&value[..token_len(value)]),
     }
 }
 
@@ -59,6 +69,30 @@ mod tests {
         assert_eq!(named(p, b"*x"), Named::Token(b""));
         assert_eq!(named(p, b"*\x0Bx"), Named::Token(b""));
         assert_eq!(named(Profile::Google, b"*\x0Bx"), Named::Everyone);
+    }
+
+    #[test]
+    fn token_ends_agree_with_a_byte_by_byte_reading() {
+        // Values around the 16-byte blocks, from bytes in and out of
+        // tokens (letters' neighbours in ASCII too).
+        let mut draw = crate::draw::Draw::new(0xD1B5_4A32_D192_ED03);
+        for round in 0..4000 {
+            let len = round % 50;
+            let value: Vec<u8> = (0..len)
+                .map(|_| match draw.below(8) {
+                    0 => draw.pick(b"@[`{/ 0\xC3"),
+                    1 => draw.pick(b"_-AZaz"),
+                    _ => draw.pick(b"GooglebotMediapartners"),
+                })
+                .collect();
+            let want = value.iter().take_while(|&&b| is_token_byte(b)).count();
+            assert_eq!(token_len(&value), want, "{value:?}");
+        }
+        let long = "Mediapartners-Google_Bot-Extended/2.1";
+        assert_eq!(
+            named(Profile::Rfc9309, long.as_bytes()),
+            Named::Token(b"Mediapartners-Google_Bot-Extended")
+        );
     }
 
     #[test]

@@ -7,9 +7,9 @@
 
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::{
-    __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8, _mm_loadu_si128,
-    _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128,
-    _mm_storeu_si128,
+    __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_cmplt_epi8,
+    _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_set_epi64x,
+    _mm_setzero_si128, _mm_storeu_si128,
 };
 
 /// Bytes per step.
@@ -85,6 +85,27 @@ impl Block {
     #[inline(always)]
     pub fn high(&self) -> u32 {
         self.mask(|x| x >= 0x80)
+    }
+
+    /// The ASCII letters, `A-Z` and `a-z`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub fn letters(&self) -> u32 {
+        // SAFETY: SSE2 is part of x86_64; no memory is touched. Folded to
+        // lower case and shifted so that `a` is -128 (the compares are
+        // signed): letters are then the bytes below -128 + 26.
+        let mask = unsafe {
+            let folded = _mm_or_si128(self.bytes, _mm_set1_epi8(0x20));
+            let shifted = _mm_add_epi8(folded, _mm_set1_epi8((0x80u8 - b'a') as i8));
+            _mm_movemask_epi8(_mm_cmplt_epi8(shifted, _mm_set1_epi8(-128 + 26)))
+        };
+        (mask as u32) >> self.skip
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    #[inline(always)]
+    pub fn letters(&self) -> u32 {
+        self.mask(|x| x.is_ascii_alphabetic())
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -359,11 +380,12 @@ mod tests {
 
     #[test]
     fn masks_cover_the_text_from_the_offset_only() {
-        let texts: [&[u8]; 4] = [
+        let texts: [&[u8]; 5] = [
             b"a/b\xC3/",
             b"0123456/89a/cd\xFFf/h",
             b"/////////////////////",
             b"a\x01/\x01b",
+            b"@AZ[`az{\xC1\xE1\xFAGooglebot_-",
         ];
         for s in texts {
             for at in 0..s.len() {
@@ -371,7 +393,9 @@ mod tests {
                 let mut slash = 0;
                 let mut high = 0;
                 let mut one = 0;
+                let mut letters = 0;
                 for (i, &b) in s[at..].iter().take(WIDTH).enumerate() {
+                    letters |= u32::from(b.is_ascii_alphabetic()) << i;
                     slash |= u32::from(b == b'/') << i;
                     high |= u32::from(b >= 0x80) << i;
                     one |= u32::from(b == 1) << i;
@@ -379,6 +403,7 @@ mod tests {
                 assert_eq!(block.equal(b'/'), slash, "{s:?} at {at}");
                 assert_eq!(block.high(), high, "{s:?} at {at}");
                 assert_eq!(block.equal(1), one, "{s:?} at {at}");
+                assert_eq!(block.letters(), letters, "{s:?} at {at}");
             }
         }
     }
