@@ -115,6 +115,7 @@ impl ChunkSets<4> for GoogleSets {
     const SETS: [ByteSet; 4] = sets(b"#\0");
 }
 
+/// The four sets, with `comment_starts` as the second.
 const fn sets(comment_starts: &'static [u8]) -> [ByteSet; 4] {
     [
         ByteSet::of(b"\n\r"),

@@ -62,7 +62,8 @@ mod rate;
 mod record;
 mod robots;
 mod rules;
-// SSE2 loads and compares (x86_64 only), each bounds-checked.
+// SSE2 loads and compares (x86_64 only), each bounds-checked; AVX2 ones
+// only behind `scan::Avx2`, the proof that the CPU has them.
 #[allow(unsafe_code)]
 mod scan;
 mod url;
