@@ -64,7 +64,14 @@ fn may_change(b: u8) -> bool {
 /// The bytes of `block` that `may_change` (bit `i`: byte `i`), 16 at once.
 #[inline(always)]
 pub(crate) fn changing(block: &scan::Block) -> u32 {
-    block.equal(b'%') | block.equal(b'*') | block.equal(b'$') | block.high()
+    changing_in_pattern(block) | block.equal(b'*')
+}
+
+/// `changing` less `*`, which changes only in a path: in a pattern it is
+/// the wildcard.
+#[inline(always)]
+fn changing_in_pattern(block: &scan::Block) -> u32 {
+    block.equal(b'%') | block.equal(b'$') | block.high()
 }
 
 /// A path rewrite packed in a word: up to three bytes out, low byte
@@ -179,13 +186,11 @@ pub(crate) fn normalise_pattern(profile: Profile, value: &[u8], out: &mut Vec<u8
 }
 
 /// How many bytes of the pattern `s` from `at` come before one that may
-/// change: `may_change` less `*`, which changes only in a path (in a
-/// pattern it is the wildcard).
+/// change (see `changing_in_pattern`).
 fn run_before_change(s: &[u8], mut at: usize) -> usize {
     let from = at;
     while at < s.len() {
-        let block = scan::Block::load(s, at);
-        let changes = block.equal(b'%') | block.equal(b'$') | block.high();
+        let changes = changing_in_pattern(&scan::Block::load(s, at));
         if changes != 0 {
             return (at + scan::first(changes)).min(s.len()) - from;
         }
