@@ -111,7 +111,7 @@ impl PrefixIndex {
         let mut globs = Globs::default();
         let mut keyed: Vec<(u32, u32, Candidate)> = rules
             .map(|id| {
-                let rule = &inner.rules[id as usize];
+                let rule = &inner.rules()[id as usize];
                 let pattern = inner.bytes(rule.pattern);
                 let (body, anchored) = match pattern.split_last() {
                     Some((b'$', body)) => (body, true),
@@ -138,7 +138,7 @@ impl PrefixIndex {
                 (rule.pattern.start, prefix_len, candidate)
             })
             .collect();
-        let prefix = |start: u32, len: u32| &inner.text[start as usize..(start + len) as usize];
+        let prefix = |start: u32, len: u32| &inner.text()[start as usize..(start + len) as usize];
         keyed.sort_by(|a, b| {
             prefix(a.0, a.1)
                 .cmp(prefix(b.0, b.1))
@@ -222,7 +222,7 @@ impl PrefixIndex {
             };
             below = run_start
                 + self.entries[run_start..below]
-                    .partition_point(|e| e.at_most(&inner.text, path_key, path));
+                    .partition_point(|e| e.at_most(inner.text(), path_key, path));
         }
         let mut at = below.checked_sub(1)? as u32;
         let mut best: Option<&Candidate> = None;
@@ -231,7 +231,7 @@ impl PrefixIndex {
         let mut begins_path = false;
         while at != NONE {
             let entry = &self.entries[at as usize];
-            begins_path = begins_path || entry.begins(&inner.text, path_key, path);
+            begins_path = begins_path || entry.begins(inner.text(), path_key, path);
             if begins_path {
                 let own = &self.candidates[entry.first as usize..entry.end as usize];
                 best = self.first_match(inner, own, entry.len as usize, path, best);
@@ -262,7 +262,7 @@ impl PrefixIndex {
             let matched = match candidate.shape {
                 Shape::Prefix => true,
                 Shape::Exact => path.len() == prefix_len,
-                Shape::Wildcard(glob) => self.globs.matches(glob, &inner.text, path, prefix_len),
+                Shape::Wildcard(glob) => self.globs.matches(glob, inner.text(), path, prefix_len),
             };
             if matched {
                 return Some(candidate);
@@ -314,7 +314,7 @@ impl Filter {
         own: &[Candidate],
     ) -> Option<(Filter, Vec<Candidate>)> {
         let segments_of = |c: &Candidate| {
-            let pattern = inner.bytes(inner.rules[c.rule as usize].pattern);
+            let pattern = inner.bytes(inner.rules()[c.rule as usize].pattern);
             let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
             body[prefix_len..]
                 .split(|&b| b == b'*')
@@ -552,7 +552,7 @@ mod tests {
         for n in [FILTER_FROM - 2, FILTER_FROM - 1] {
             let robots = crate::Robots::parse(body(n).as_bytes());
             let inner = &robots.inner;
-            let index = PrefixIndex::build(inner, 0..inner.rules.len() as u32);
+            let index = PrefixIndex::build(inner, 0..inner.rules().len() as u32);
             let filtered = n + 1 == FILTER_FROM;
             assert_eq!(index.filters.len(), usize::from(filtered), "{n} rules");
             let verdict = |path: &str| index.best(inner, path.as_bytes()).map(|(_, allow)| allow);

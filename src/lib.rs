@@ -55,6 +55,9 @@ mod lex;
 mod options;
 mod origin;
 mod pacer;
+// One heap block for a parse's arrays, read back as typed slices.
+#[allow(unsafe_code)]
+mod packed;
 mod pattern;
 mod percent;
 mod prefetch;

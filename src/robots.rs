@@ -3,12 +3,12 @@
 
 use std::cell::Cell;
 use std::ops::Range;
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::agent::{self, Named};
 use crate::append;
 use crate::lex::Lines;
+use crate::packed::Packed;
 use crate::rate::{self, RequestRate};
 use crate::record::{self, LineKind};
 use crate::{percent, Diagnostic, Error, Options, Profile, Rules};
@@ -85,22 +85,33 @@ impl Group {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Inner {
     pub profile: Profile,
-    pub text: Box<[u8]>,
-    pub rules: Box<[Rule]>,
-    pub groups: Box<[Group]>,
-    pub agents: Box<[Agent]>,
-    sitemaps: Box<[Span]>,
     host: Option<Span>,
-    diagnostics: Box<[Diagnostic]>,
+    arrays: Packed,
 }
 
 impl Inner {
+    pub fn text(&self) -> &[u8] {
+        self.arrays.text()
+    }
+
+    pub fn rules(&self) -> &[Rule] {
+        self.arrays.rules()
+    }
+
+    pub fn groups(&self) -> &[Group] {
+        self.arrays.groups()
+    }
+
+    fn agents(&self) -> &[Agent] {
+        self.arrays.agents()
+    }
+
     pub fn bytes(&self, span: Span) -> &[u8] {
         let start = span.start as usize;
-        &self.text[start..start + span.len as usize]
+        &self.text()[start..start + span.len as usize]
     }
 
     /// Patterns are ASCII: normalising escapes every byte ≥ 0x80.
@@ -110,7 +121,7 @@ impl Inner {
 
     /// Whether `group` names the crawler `token` (case-insensitive, whole).
     pub fn names(&self, group: &Group, token: &[u8]) -> bool {
-        self.agents[group.agents.start as usize..group.agents.end as usize]
+        self.agents()[group.agents.start as usize..group.agents.end as usize]
             .iter()
             .any(|a| match a {
                 Agent::Token(span) => self.bytes(*span).eq_ignore_ascii_case(token),
@@ -119,7 +130,7 @@ impl Inner {
     }
 
     pub fn is_global(&self, group: &Group) -> bool {
-        self.agents[group.agents.start as usize..group.agents.end as usize]
+        self.agents()[group.agents.start as usize..group.agents.end as usize]
             .iter()
             .any(|a| matches!(a, Agent::Everyone))
     }
@@ -141,7 +152,7 @@ impl Inner {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Robots {
-    pub(crate) inner: Arc<Inner>,
+    pub(crate) inner: Inner,
 }
 
 impl Robots {
@@ -185,7 +196,7 @@ impl Robots {
             }
         }
         Robots {
-            inner: Arc::new(builder.finish()),
+            inner: builder.finish(),
         }
     }
 
@@ -214,7 +225,7 @@ impl Robots {
     pub fn rules_for_any<T: AsRef<[u8]>>(&self, tokens: &[T]) -> Result<Rules, Error> {
         self.check_tokens(tokens)?;
         let tokens: Vec<&[u8]> = tokens.iter().map(AsRef::as_ref).collect();
-        Ok(Rules::new(Arc::clone(&self.inner), vec![&tokens[..]]))
+        Ok(Rules::new(self.inner.clone(), vec![&tokens[..]]))
     }
 
     /// Strictest-of: a URL is allowed only if each token's own selection
@@ -227,7 +238,7 @@ impl Robots {
         self.check_tokens(tokens)?;
         let tokens: Vec<[&[u8]; 1]> = tokens.iter().map(|t| [t.as_ref()]).collect();
         Ok(Rules::new(
-            Arc::clone(&self.inner),
+            self.inner.clone(),
             tokens.iter().map(|t| &t[..]).collect(),
         ))
     }
@@ -243,12 +254,16 @@ impl Robots {
 
     /// Every `sitemap` value in file order (§2.3.5), as written.
     pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
-        self.inner.sitemaps.iter().map(|s| self.inner.bytes(*s))
+        self.inner
+            .arrays
+            .sitemaps()
+            .iter()
+            .map(|s| self.inner.bytes(*s))
     }
 
     /// The `index`-th `sitemap` value (from 0), as written; O(1).
     pub fn sitemap(&self, index: usize) -> Option<&[u8]> {
-        let span = self.inner.sitemaps.get(index)?;
+        let span = self.inner.arrays.sitemaps().get(index)?;
         Some(self.inner.bytes(*span))
     }
 
@@ -259,17 +274,17 @@ impl Robots {
 
     /// The lines that have something to report, in line order.
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.inner.diagnostics
+        self.inner.arrays.diagnostics()
     }
 
     /// How many groups the file has.
     pub fn group_count(&self) -> usize {
-        self.inner.groups.len()
+        self.inner.groups().len()
     }
 
     /// How many rules the file has (`index.html` extras included).
     pub fn rule_count(&self) -> usize {
-        self.inner.rules.len()
+        self.inner.rules().len()
     }
 }
 
@@ -472,13 +487,15 @@ impl Builder {
         let filled = self.filled;
         let inner = Inner {
             profile: self.profile,
-            text: filled.text.as_slice().into(),
-            rules: filled.rules.as_slice().into(),
-            groups: filled.groups.as_slice().into(),
-            agents: filled.agents.as_slice().into(),
-            sitemaps: filled.sitemaps.as_slice().into(),
             host: self.host,
-            diagnostics: filled.diagnostics.as_slice().into(),
+            arrays: Packed::new(
+                &filled.groups,
+                &filled.rules,
+                &filled.agents,
+                &filled.sitemaps,
+                &filled.diagnostics,
+                &filled.text,
+            ),
         };
         filled.keep();
         inner

@@ -1,7 +1,6 @@
 //! `Rules`: the compiled matcher for one crawler (§2.2.2): longest match
 //! wins, allow wins ties, and no allocation per question.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use crate::index::PrefixIndex;
@@ -80,7 +79,7 @@ struct Selection {
 /// [`Robots`]: crate::Robots
 #[derive(Clone, Debug)]
 pub struct Rules {
-    inner: Arc<Inner>,
+    inner: Inner,
     /// One selection, or one per token in strictest-of mode.
     parts: Box<[Selection]>,
     /// A blanket answer (allow-all or disallow-all) instead of a file's rules.
@@ -112,7 +111,7 @@ impl Check {
 
 impl Rules {
     /// `parts` holds, per selection, the tokens merged into it.
-    pub(crate) fn new(inner: Arc<Inner>, parts: Vec<&[&[u8]]>) -> Rules {
+    pub(crate) fn new(inner: Inner, parts: Vec<&[&[u8]]>) -> Rules {
         let parts: Box<[Selection]> = parts
             .into_iter()
             .map(|tokens| select(&inner, tokens))
@@ -191,7 +190,7 @@ impl Rules {
                 pattern: "",
             },
             Verdict::Rule(id, _) => {
-                let rule = &self.inner.rules[id as usize];
+                let rule = &self.inner.rules()[id as usize];
                 Decision {
                     allowed: rule.allow(),
                     line: rule.line(),
@@ -304,7 +303,7 @@ impl Rules {
         for part in self.parts.iter() {
             part.index.prefetch(LINES);
         }
-        crate::prefetch::slice(&self.inner.text, LINES);
+        crate::prefetch::slice(self.inner.text(), LINES);
     }
 
     /// The crawl delay: the largest valid `crawl-delay` of the selected
@@ -339,8 +338,8 @@ impl Rules {
 /// §2.2.1: every group naming any of `tokens`, else every `*` group.
 fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
     let named = |g: &_| tokens.iter().any(|t| inner.names(g, t));
-    let any_named = inner.groups.iter().any(named);
-    let chosen = inner.groups.iter().filter(|g| {
+    let any_named = inner.groups().iter().any(named);
+    let chosen = inner.groups().iter().filter(|g| {
         if any_named {
             named(g)
         } else {
