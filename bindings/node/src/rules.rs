@@ -325,17 +325,66 @@ pub fn rules_allowed_flags(
     Js::new(env, &joined).with_bytes("joined", |bytes| {
         let mut flags = String::with_capacity(count as usize);
         prefetch_for(&rules, count);
-        // memchr finds the line breaks many bytes a step (a byte-by-byte
-        // split cost as much as the checks).
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', bytes).chain([bytes.len()]) {
-            flags.push(if rules.can_fetch(&bytes[start..end]) {
+        let mut rest = bytes;
+        loop {
+            let end = line_end(rest);
+            flags.push(if rules.can_fetch(&rest[..end]) {
                 '1'
             } else {
                 '0'
             });
-            start = end + 1;
+            match rest.get(end + 1..) {
+                Some(after) => rest = after,
+                None => break,
+            }
         }
         (flags.len() == count as usize).then_some(flags)
     })
+}
+
+/// The length of the first line of `bytes`: the offset of its first `\n`,
+/// else its length. Eight bytes a step, inline: a batch's URLs are some 40
+/// bytes each, where a `memchr` call per URL cost 14% of the batch.
+fn line_end(bytes: &[u8]) -> usize {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGHS: u64 = ONES << 7;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let word =
+            u64::from_le_bytes(word.try_into().expect("8 bytes")) ^ (ONES * u64::from(b'\n'));
+        // The lowest byte that was `\n` is now the lowest zero byte: its
+        // high bit is the lowest one set (higher ones may be false).
+        let zeros = word.wrapping_sub(ONES) & !word & HIGHS;
+        if zeros != 0 {
+            return at + zeros.trailing_zeros() as usize / 8;
+        }
+        at += 8;
+    }
+    let tail = words.remainder();
+    at + tail.iter().position(|&b| b == b'\n').unwrap_or(tail.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_end_is_the_first_line_break_or_the_length() {
+        // A break at every offset of the words and of the tail, among
+        // bytes that differ from `\n` by one bit or in the high one.
+        let mix = [b'a', 0x0b, 0x8a, 0xff, 0x8b, b'\r', 0x0e];
+        for len in 0..40 {
+            let filler: Vec<u8> = (0..len).map(|i| mix[i % mix.len()]).collect();
+            assert_eq!(line_end(&filler), len, "{filler:?}");
+            for at in 0..len {
+                let mut bytes = filler.clone();
+                bytes[at] = b'\n';
+                // A second break after the first changes nothing.
+                bytes.extend_from_slice(b"x\ny");
+                let expected = bytes.iter().position(|&b| b == b'\n').unwrap();
+                assert_eq!(line_end(&bytes), expected, "{bytes:?}");
+            }
+        }
+    }
 }
