@@ -282,7 +282,7 @@ impl Rules {
     }
 
     /// Brings these rules into the CPU cache before a batch of checks:
-    /// about one load per cache line of the index (of a large index, 64
+    /// about one load per cache line of the index (of a large index, 256
     /// evenly spaced lines per array), issued together so that their
     /// misses overlap, where a check on rules not used lately would meet
     /// them one after another. Changes no answer. Worth it before a batch
@@ -298,8 +298,11 @@ impl Rules {
     /// # Ok::<(), robotstxt::Error>(())
     /// ```
     pub fn prefetch(&self) {
-        // 64 lines (4 KiB) per array: a small file's whole index.
-        const LINES: usize = 64;
+        // 256 lines (16 KiB) per array: the whole index up to some 300
+        // rules, and the first steps of every search in larger ones.
+        // Checks on cold rules took 3-6% less than with 64; 1,024 saved
+        // no more.
+        const LINES: usize = 256;
         for part in self.parts.iter() {
             part.index.prefetch(LINES);
         }
