@@ -6,7 +6,7 @@ SHARED ?= ../shared
 export ROBOTSTXT_SHARED := $(abspath $(SHARED))
 
 .PHONY: all build test demo bench install clean rust-build rust-test rust-lint rust-bench \
-	bench-build
+	bench-build miri
 
 # Benchmarks are not tests: they print figures and assert no time, and
 # `make test` runs none of them. ROUNDS sets the rounds (passes, -count) of
@@ -31,6 +31,16 @@ rust-lint:
 
 rust-test:
 	$(CARGO) test --release
+
+# The unit tests of the modules with unsafe code that Miri can run, under
+# Miri, which stops at undefined behaviour (a misaligned or out-of-bounds
+# read, a read of uninitialised bytes). Not part of `make test`: it takes
+# minutes and needs the nightly toolchain's miri component (`rustup
+# +nightly component add miri`). (scan's test reads /proc/cpuinfo, which
+# Miri's isolation refuses.)
+MIRI_TESTS := packed:: append:: index:: ffi::
+miri:
+	$(CARGO) +nightly miri test --lib -- $(MIRI_TESTS)
 
 # The side-by-side Rust harness, benches/compare.rs; RUST_BENCH_EXE runs a
 # harness built beforehand instead (as `make bench` does).
