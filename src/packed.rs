@@ -56,12 +56,12 @@ impl Layout {
         const { assert!(align_of::<T>() <= align_of::<u64>() && !needs_drop::<T>()) };
         let at = self.bytes.next_multiple_of(align_of::<T>());
         self.bytes = at + size_of_val(array);
-        // The parse limit keeps a parse's arrays far below 4 GiB.
-        let small = |n: usize| u32::try_from(n).expect("arrays under 4 GiB");
-        small(self.bytes);
+        // The parse limit keeps a parse's arrays far below 4 GiB: offsets
+        // and lengths fit in `u32`.
+        assert!(u32::try_from(self.bytes).is_ok(), "arrays under 4 GiB");
         Place {
-            at: small(at),
-            len: small(array.len()),
+            at: at as u32,
+            len: array.len() as u32,
             of: PhantomData,
         }
     }
@@ -76,26 +76,35 @@ impl Packed {
         diagnostics: &[Diagnostic],
         text: &[u8],
     ) -> Packed {
+        // Places first, then the block at its final size.
         let mut layout = Layout { bytes: 0 };
-        let mut packed = Packed {
-            block: Arc::new([]),
-            groups: layout.place(groups),
-            rules: layout.place(rules),
-            agents: layout.place(agents),
-            sitemaps: layout.place(sitemaps),
-            diagnostics: layout.place(diagnostics),
-            text: layout.place(text),
-        };
+        let (groups_at, rules_at, agents_at) = (
+            layout.place(groups),
+            layout.place(rules),
+            layout.place(agents),
+        );
+        let (sitemaps_at, diagnostics_at, text_at) = (
+            layout.place(sitemaps),
+            layout.place(diagnostics),
+            layout.place(text),
+        );
         let mut block = Arc::new_uninit_slice(layout.bytes.div_ceil(size_of::<u64>()));
         let words = Arc::get_mut(&mut block).expect("a new Arc is unique");
-        fill(words, packed.groups, groups);
-        fill(words, packed.rules, rules);
-        fill(words, packed.agents, agents);
-        fill(words, packed.sitemaps, sitemaps);
-        fill(words, packed.diagnostics, diagnostics);
-        fill(words, packed.text, text);
-        packed.block = block;
-        packed
+        fill(words, groups_at, groups);
+        fill(words, rules_at, rules);
+        fill(words, agents_at, agents);
+        fill(words, sitemaps_at, sitemaps);
+        fill(words, diagnostics_at, diagnostics);
+        fill(words, text_at, text);
+        Packed {
+            block,
+            groups: groups_at,
+            rules: rules_at,
+            agents: agents_at,
+            sitemaps: sitemaps_at,
+            diagnostics: diagnostics_at,
+            text: text_at,
+        }
     }
 
     /// The array at `place`, which `new` filled.

@@ -344,7 +344,8 @@ pub fn rules_allowed_flags(
 
 /// The length of the first line of `bytes`: the offset of its first `\n`,
 /// else its length. Eight bytes a step, inline: a batch's URLs are some 40
-/// bytes each, where a `memchr` call per URL cost 14% of the batch.
+/// bytes each, and a `memchr` call per URL was 14% of a batch's native
+/// time on rules that match nothing.
 fn line_end(bytes: &[u8]) -> usize {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGHS: u64 = ONES << 7;
