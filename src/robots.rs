@@ -109,6 +109,14 @@ impl Inner {
         self.arrays.agents()
     }
 
+    fn sitemaps(&self) -> &[Span] {
+        self.arrays.sitemaps()
+    }
+
+    fn diagnostics(&self) -> &[Diagnostic] {
+        self.arrays.diagnostics()
+    }
+
     pub fn bytes(&self, span: Span) -> &[u8] {
         let start = span.start as usize;
         &self.text()[start..start + span.len as usize]
@@ -254,16 +262,12 @@ impl Robots {
 
     /// Every `sitemap` value in file order (§2.3.5), as written.
     pub fn sitemaps(&self) -> impl ExactSizeIterator<Item = &[u8]> + '_ {
-        self.inner
-            .arrays
-            .sitemaps()
-            .iter()
-            .map(|s| self.inner.bytes(*s))
+        self.inner.sitemaps().iter().map(|s| self.inner.bytes(*s))
     }
 
     /// The `index`-th `sitemap` value (from 0), as written; O(1).
     pub fn sitemap(&self, index: usize) -> Option<&[u8]> {
-        let span = self.inner.arrays.sitemaps().get(index)?;
+        let span = self.inner.sitemaps().get(index)?;
         Some(self.inner.bytes(*span))
     }
 
@@ -274,7 +278,7 @@ impl Robots {
 
     /// The lines that have something to report, in line order.
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        self.inner.arrays.diagnostics()
+        self.inner.diagnostics()
     }
 
     /// How many groups the file has.
