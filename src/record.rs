@@ -99,6 +99,39 @@ pub(crate) fn trim(profile: Profile, mut s: &[u8]) -> &[u8] {
     s
 }
 
+/// The line `allow: /…` or `disallow: /…` as most rule lines are written
+/// (the key alone before the colon, in any case; at most one space
+/// after it; a value that starts with `/` and ends in no space), as
+/// `read` would take it: whether it allows, and the value. `None` for
+/// any other line, which `read` then takes.
+#[inline(always)]
+pub(crate) fn plain_rule<'a>(
+    content: &'a [u8],
+    window: &[u8],
+    colon: Option<usize>,
+    profile: Profile,
+) -> Option<(bool, &'a [u8])> {
+    const ALLOW: u64 = u64::from_le_bytes(*b"allow\0\0\0");
+    const DISALLOW: u64 = u64::from_le_bytes(*b"disallow");
+    // The key's letters in lower case (or-ing 0x20 keeps a letter's lower
+    // case and changes any other byte into none of these letters).
+    let key = u64::from_le_bytes(*window.first_chunk::<8>()?) | 0x2020_2020_2020_2020;
+    let allow = match colon? {
+        5 if key & 0xFF_FFFF_FFFF == ALLOW => true,
+        8 if key == DISALLOW => false,
+        _ => return None,
+    };
+    let after = &content[colon? + 1..];
+    let value = match after {
+        [b' ', value @ ..] => value,
+        value => value,
+    };
+    match (value.first(), value.last()) {
+        (Some(b'/'), Some(&last)) if !is_space(profile, last) => Some((allow, value)),
+        _ => None,
+    }
+}
+
 /// Reads one line's content (comment already cut, see `lex`), whose first
 /// `:` is at `colon`; `window` is `content` and the body after it. `None`
 /// for a blank or comment-only line.
@@ -200,6 +233,79 @@ mod tests {
                 r.missing_colon,
             )
         })
+    }
+
+    /// Whenever `plain_rule` takes a line, `read` takes it the same way;
+    /// and it takes the usual rule lines.
+    #[test]
+    fn plain_rules_read_as_read_reads_them() {
+        // Lines built as key, colon, spaces, value and trailing bytes,
+        // each drawn from a few variants, the plain ones the most often.
+        let keys: &[&[u8]] = &[
+            b"allow",
+            b"Disallow",
+            b"ALLOW",
+            b"disallow",
+            b"disallowed",
+            b"allo",
+            b" allow",
+            b"",
+        ];
+        let colons: &[&[u8]] = &[b":", b":", b":", b" :", b"", b"::"];
+        let spaces: &[&[u8]] = &[b"", b" ", b" ", b"  ", b"\t", b"\x0B"];
+        let values: &[&[u8]] = &[b"/", b"/a", b"/", b"*", b"x", b"#", b" ", b"\0"];
+        let trailing: &[&[u8]] = &[b"", b"", b"", b" ", b"\t", b"\x0B"];
+        let mut draw = crate::draw::Draw::new(0x9E37_79B9_7F4A_7C15);
+        let mut taken = 0;
+        for round in 0..50_000 {
+            let mut body = Vec::new();
+            for _ in 0..1 + draw.below(3) {
+                body.extend(draw.pick(keys));
+                body.extend(draw.pick(colons));
+                body.extend(draw.pick(spaces));
+                let count = draw.below(4);
+                body.extend(draw.joined(values, count));
+                body.extend(draw.pick(trailing));
+                body.push(b'\n');
+            }
+            let profile = [Profile::Rfc9309, Profile::Google][round % 2];
+            for line in crate::lex::Lines::new(&body, 512_000, profile) {
+                let Some((allow, value)) =
+                    plain_rule(line.content, line.window, line.colon, profile)
+                else {
+                    continue;
+                };
+                taken += 1;
+                let record = read(line.content, line.window, line.colon, profile, true)
+                    .expect("a line with a key");
+                let kind = if allow {
+                    LineKind::Allow
+                } else {
+                    LineKind::Disallow
+                };
+                assert_eq!(record.kind, kind, "{body:?}");
+                assert_eq!(record.value, value, "{body:?}");
+                assert!(!record.typo && !record.missing_colon, "{body:?}");
+            }
+        }
+        assert!(taken > 1000, "{taken} lines taken");
+        fn plain(line: &[u8]) -> Option<(bool, &[u8])> {
+            let line = crate::lex::Lines::new(line, 512_000, Profile::Rfc9309).next()?;
+            plain_rule(line.content, line.window, line.colon, Profile::Rfc9309)
+        }
+        assert_eq!(plain(b"Disallow: /a/b\n"), Some((false, &b"/a/b"[..])));
+        assert_eq!(plain(b"ALLOW:/x\n"), Some((true, &b"/x"[..])));
+        // Left to `read`: spaces to trim, other keys, other values.
+        for line in [
+            &b"Disallow:  /a\n"[..],
+            b" Allow: /a\n",
+            b"Disallow: /a \n",
+            b"Disallow: *.gif\n",
+            b"Disallow:\n",
+            b"Dissallow: /a\n",
+        ] {
+            assert_eq!(plain(line), None, "{line:?}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::agent::{self, Named};
 use crate::append;
-use crate::lex::Lines;
+use crate::lex::{Lines, RawLine};
 use crate::packed::Packed;
 use crate::rate::{self, RequestRate};
 use crate::record::{self, LineKind};
@@ -179,6 +179,12 @@ impl Robots {
     pub fn parse_with(body: &[u8], options: &Options) -> Robots {
         let mut builder = Builder::new(options.profile(), body.len().min(options.parse_limit()));
         for line in Lines::new(body, options.parse_limit(), options.profile()) {
+            // Most lines are plain rules (`Disallow: /path`), which need
+            // none of the general reading: trims, the key table, checks
+            // for diagnostics. Parsing the corpus takes 5-6% less so.
+            if builder.add_plain_rule(&line) {
+                continue;
+            }
             let record = record::read(
                 line.content,
                 line.window,
@@ -455,6 +461,30 @@ impl Builder {
         }
     }
 
+    /// Adds `line` when it is a plain rule (see `record::plain_rule`) in
+    /// a group, as `add` would; false for any other line.
+    #[inline(always)]
+    fn add_plain_rule(&mut self, line: &RawLine<'_>) -> bool {
+        // A line the Google line cap cut has a diagnostic to report.
+        if line.too_long {
+            return false;
+        }
+        let Some((allow, value)) =
+            record::plain_rule(line.content, line.window, line.colon, self.profile)
+        else {
+            return false;
+        };
+        let Some(group) = self.filled.groups.last_mut() else {
+            return false;
+        };
+        group.closed = true;
+        self.add_rule(line.number, allow, value, line.escapable);
+        true
+    }
+
+    // Called for every rule line from two places: left to the compiler,
+    // it was a call from the parse loop.
+    #[inline(always)]
     fn add_rule(&mut self, line: u32, allow: bool, value: &[u8], escapable: bool) {
         let start = self.filled.text.len();
         if escapable {
