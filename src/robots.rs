@@ -179,9 +179,10 @@ impl Robots {
     pub fn parse_with(body: &[u8], options: &Options) -> Robots {
         let mut builder = Builder::new(options.profile(), body.len().min(options.parse_limit()));
         for line in Lines::new(body, options.parse_limit(), options.profile()) {
-            // Most lines are plain rules (`Disallow: /path`), which need
-            // none of the general reading: trims, the key table, checks
-            // for diagnostics. Parsing the corpus takes 5-6% less so.
+            // Over half the lines of real files are plain rules
+            // (`Disallow: /path`), which need none of the general reading:
+            // trims, the key table, checks for diagnostics. Parsing the
+            // corpus takes 5-6% less time so.
             if builder.add_plain_rule(&line) {
                 continue;
             }
