@@ -3,6 +3,9 @@
 //! A parse stores every rule's pattern and every user-agent token, most of
 //! them a few dozen bytes; `extend_from_slice` copies each with a call to
 //! memcpy, whose dispatch on the length costs more than the copy.
+//! Where the bytes lie in a longer slice (a pattern in the body parsed),
+//! one copy of 32 bytes does, with no branch on the length: which of
+//! several copy sizes a line takes is not predictable.
 
 /// Appends `bytes` to `text`: two overlapping copies of fixed size when it
 /// has 4 to 32 bytes, `extend_from_slice` otherwise.
@@ -34,6 +37,29 @@ pub(crate) fn append(text: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
+/// Appends `bytes`, which lie within `window` (the body they were read
+/// from): when `window` holds 32 bytes from their start and they are no
+/// longer, those 32 are copied and the first `bytes.len()` kept.
+#[inline(always)]
+pub(crate) fn append_within(text: &mut Vec<u8>, window: &[u8], bytes: &[u8]) {
+    let offset = (bytes.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
+    debug_assert!(offset + bytes.len() <= window.len(), "bytes within window");
+    let Some(source) = window.get(offset..).and_then(<[u8]>::first_chunk::<32>) else {
+        return append(text, bytes);
+    };
+    if bytes.len() > source.len() {
+        return append(text, bytes);
+    }
+    text.reserve(source.len());
+    let len = text.len();
+    // SAFETY: `reserve` left room for 32 bytes after `len`; the first
+    // `bytes.len()` of them, counted by `set_len`, are `bytes`.
+    unsafe {
+        std::ptr::copy_nonoverlapping(source.as_ptr(), text.as_mut_ptr().add(len), source.len());
+        text.set_len(len + bytes.len());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +74,25 @@ mod tests {
                 text.extend_from_slice(b"head");
                 append(&mut text, &source[..n]);
                 assert_eq!(text, [&b"head"[..], &source[..n]].concat(), "{n} bytes");
+            }
+        }
+    }
+
+    #[test]
+    fn appends_within_every_length_and_slack_whole() {
+        let window: Vec<u8> = (0..120).map(|i| b'a' + i % 26).collect();
+        for start in [0, 7, 60] {
+            for n in 0..=window.len() - start {
+                // Bytes ending where the window does, and with slack after.
+                for end in [start + n, window.len()] {
+                    for capacity in [0, 200] {
+                        let bytes = &window[start..start + n];
+                        let mut text = Vec::with_capacity(capacity);
+                        text.extend_from_slice(b"head");
+                        append_within(&mut text, &window[..end], bytes);
+                        assert_eq!(text, [&b"head"[..], bytes].concat(), "{start} {n} {end}");
+                    }
+                }
             }
         }
     }

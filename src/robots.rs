@@ -198,13 +198,7 @@ impl Robots {
                 diagnostic.typo = record.typo;
                 diagnostic.missing_colon = record.missing_colon;
                 diagnostic.too_long = line.too_long;
-                builder.add(
-                    line.number,
-                    record.kind,
-                    record.value,
-                    line.escapable,
-                    &mut diagnostic,
-                );
+                builder.add(&line, record.kind, record.value, &mut diagnostic);
                 if diagnostic.worth_reporting() {
                     builder.filled.diagnostics.push(diagnostic);
                 }
@@ -379,24 +373,23 @@ impl Builder {
         }
     }
 
-    fn store(&mut self, bytes: &[u8]) -> Span {
+    /// Stores `bytes`, which lie within `window` (see `append_within`).
+    fn store(&mut self, window: &[u8], bytes: &[u8]) -> Span {
         let start = self.filled.text.len();
-        append::append(&mut self.filled.text, bytes);
+        append::append_within(&mut self.filled.text, window, bytes);
         self.span_from(start)
     }
 
-    /// `escapable`: the line may hold bytes that normalising changes (see
-    /// `lex::RawLine::escapable`); without them a pattern is stored as is.
+    /// Adds the record `kind: value` read from `line`.
     fn add(
         &mut self,
-        line: u32,
+        line: &RawLine<'_>,
         kind: LineKind,
         value: &[u8],
-        escapable: bool,
         diagnostic: &mut Diagnostic,
     ) {
         match kind {
-            LineKind::UserAgent => self.add_agent(value),
+            LineKind::UserAgent => self.add_agent(line.window, value),
             LineKind::Allow | LineKind::Disallow => {
                 // An empty value is no rule (§2.2.2); others should be paths.
                 diagnostic.invalid_value = !value.is_empty() && !matches!(value[0], b'/' | b'*');
@@ -406,7 +399,7 @@ impl Builder {
                 };
                 group.closed = true;
                 if !value.is_empty() {
-                    self.add_rule(line, kind == LineKind::Allow, value, escapable);
+                    self.add_rule(line, kind == LineKind::Allow, value);
                 }
             }
             LineKind::CrawlDelay => {
@@ -426,19 +419,19 @@ impl Builder {
                 }
             }
             LineKind::Sitemap => {
-                let span = self.store(value);
+                let span = self.store(line.window, value);
                 self.filled.sitemaps.push(span);
             }
             LineKind::Host => {
                 if self.host.is_none() {
-                    self.host = Some(self.store(value));
+                    self.host = Some(self.store(line.window, value));
                 }
             }
             LineKind::Unknown | LineKind::Invalid => {}
         }
     }
 
-    fn add_agent(&mut self, value: &[u8]) {
+    fn add_agent(&mut self, window: &[u8], value: &[u8]) {
         if self.filled.groups.last().is_none_or(|g| g.closed) {
             let (a, r) = (
                 self.filled.agents.len() as u32,
@@ -454,7 +447,7 @@ impl Builder {
         }
         let agent = match agent::named(self.profile, value) {
             Named::Everyone => Agent::Everyone,
-            Named::Token(token) => Agent::Token(self.store(token)),
+            Named::Token(token) => Agent::Token(self.store(window, token)),
         };
         self.filled.agents.push(agent);
         if let Some(group) = self.filled.groups.last_mut() {
@@ -479,22 +472,24 @@ impl Builder {
             return false;
         };
         group.closed = true;
-        self.add_rule(line.number, allow, value, line.escapable);
+        self.add_rule(line, allow, value);
         true
     }
 
     // Called for every rule line from two places: left to the compiler,
-    // it was a call from the parse loop.
+    // it was a call from the parse loop. A line that may hold bytes that
+    // normalising changes (`RawLine::escapable`) is normalised; any other
+    // is stored as it is.
     #[inline(always)]
-    fn add_rule(&mut self, line: u32, allow: bool, value: &[u8], escapable: bool) {
+    fn add_rule(&mut self, line: &RawLine<'_>, allow: bool, value: &[u8]) {
         let start = self.filled.text.len();
-        if escapable {
+        if line.escapable {
             percent::normalise_pattern(self.profile, value, &mut self.filled.text);
         } else {
-            append::append(&mut self.filled.text, value);
+            append::append_within(&mut self.filled.text, line.window, value);
         }
         let pattern = self.span_from(start);
-        self.push_rule(Rule::new(pattern, line, allow));
+        self.push_rule(Rule::new(pattern, line.number, allow));
         if allow && self.profile == Profile::Google {
             // Google deviation: `allow: /dir/index.htm…` also allows `/dir/`
             // exactly, as if `allow: /dir/$` were written.
@@ -505,7 +500,7 @@ impl Builder {
                     self.filled.text.extend_from_within(start..=start + slash);
                     self.filled.text.push(b'$');
                     let pattern = self.span_from(extra);
-                    self.push_rule(Rule::new(pattern, line, allow));
+                    self.push_rule(Rule::new(pattern, line.number, allow));
                 }
             }
         }
