@@ -37,23 +37,23 @@ pub(crate) fn append(text: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// Appends `bytes`, which lie within `window` (the body they were read
-/// from): when `window` holds 32 bytes from their start and they are no
-/// longer, those 32 are copied and the first `bytes.len()` kept.
+/// Appends `bytes`. When they lie within `window` (the body they were read
+/// from), are no longer than 32 and `window` holds 32 bytes from their
+/// start, those 32 are copied and the first `bytes.len()` kept.
 #[inline(always)]
 pub(crate) fn append_within(text: &mut Vec<u8>, window: &[u8], bytes: &[u8]) {
+    // Where `bytes` start in `window`, by address. When `window` holds 32
+    // bytes from there and `bytes` no more, `bytes` lie within those 32:
+    // they are the same memory. Bytes from anywhere else fail one test.
     let offset = (bytes.as_ptr() as usize).wrapping_sub(window.as_ptr() as usize);
-    debug_assert!(offset + bytes.len() <= window.len(), "bytes within window");
-    let Some(source) = window.get(offset..).and_then(<[u8]>::first_chunk::<32>) else {
+    let source = window.get(offset..).and_then(<[u8]>::first_chunk::<32>);
+    let Some(source) = source.filter(|s| bytes.len() <= s.len()) else {
         return append(text, bytes);
     };
-    if bytes.len() > source.len() {
-        return append(text, bytes);
-    }
     text.reserve(source.len());
     let len = text.len();
     // SAFETY: `reserve` left room for 32 bytes after `len`; the first
-    // `bytes.len()` of them, counted by `set_len`, are `bytes`.
+    // `bytes.len()` of them, counted by `set_len`, are `bytes` (above).
     unsafe {
         std::ptr::copy_nonoverlapping(source.as_ptr(), text.as_mut_ptr().add(len), source.len());
         text.set_len(len + bytes.len());
@@ -92,6 +92,13 @@ mod tests {
                         append_within(&mut text, &window[..end], bytes);
                         assert_eq!(text, [&b"head"[..], bytes].concat(), "{start} {n} {end}");
                     }
+                    // Bytes from elsewhere (a copy), and an empty slice
+                    // from nowhere: appended all the same.
+                    let copied = window[start..start + n].to_vec();
+                    let mut text = b"head".to_vec();
+                    append_within(&mut text, &window[..end], &copied);
+                    append_within(&mut text, &window[..end], &[]);
+                    assert_eq!(text, [&b"head"[..], &copied].concat(), "{start} {n} copied");
                 }
             }
         }
