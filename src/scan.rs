@@ -275,7 +275,8 @@ fn body_masks_baseline<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) 
 /// no closure (before Rust 1.86 a closure is not built for the features
 /// of the function it is in): masks handed back from a separate call
 /// built for AVX2 go through memory, and reading them back stalled every
-/// chunk.
+/// chunk. A chunk the body ends in is copied first, in a call of its own:
+/// every other chunk is read where it lies, with nothing to set up.
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -287,8 +288,10 @@ unsafe fn body_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usiz
         _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_or_si256,
         _mm256_set1_epi8, _mm256_setzero_si256,
     };
-    let mut spare = [0; CHUNK];
-    let (chunk, inside) = chunk_at(body, at, &mut spare);
+    let Some(chunk) = body.get(at..at + CHUNK) else {
+        // SAFETY: as the caller vouches.
+        return unsafe { tail_masks_avx2::<S, N>(body, at) };
+    };
     let mut masks = [0u64; N];
     for (half, bytes) in chunk.chunks_exact(2 * WIDTH).enumerate() {
         // SAFETY: 32 readable bytes; the caller vouches for AVX2.
@@ -312,6 +315,22 @@ unsafe fn body_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usiz
             *mask |= u64::from(found as u32) << (2 * WIDTH * half);
         }
     }
+    masks
+}
+
+/// `body_masks_avx2` for the chunk the body ends in.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+#[cold]
+unsafe fn tail_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) -> [u64; N] {
+    let mut spare = [0; CHUNK];
+    let (chunk, inside) = chunk_at(body, at, &mut spare);
+    // SAFETY: a whole chunk; the caller vouches for AVX2.
+    let masks = unsafe { body_masks_avx2::<S, N>(chunk, 0) };
     masks.map(|mask| mask & inside)
 }
 
