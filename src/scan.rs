@@ -264,19 +264,36 @@ pub(crate) fn body_masks<S: ChunkSets<N>, const N: usize>(
     }
 }
 
+/// `body_masks` 16 bytes a step. As `body_masks_avx2`, the chunk the body
+/// ends in goes through `tail_masks`.
 #[inline(never)]
 fn body_masks_baseline<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) -> [u64; N] {
+    match body.get(at..at + CHUNK) {
+        Some(chunk) => chunk_masks(chunk.try_into().expect("64 bytes"), S::SETS),
+        None => tail_masks::<S, N>(body, at, None),
+    }
+}
+
+/// `body_masks` for the chunk the body ends in: copied into a chunk of
+/// zeros first, apart from the other chunks, which need no such setup.
+#[inline(never)]
+#[cold]
+fn tail_masks<S: ChunkSets<N>, const N: usize>(
+    body: &[u8],
+    at: usize,
+    avx2: Option<Avx2>,
+) -> [u64; N] {
     let mut spare = [0; CHUNK];
     let (chunk, inside) = chunk_at(body, at, &mut spare);
-    chunk_masks(chunk, S::SETS).map(|mask| mask & inside)
+    body_masks::<S, N>(chunk, 0, avx2).map(|mask| mask & inside)
 }
 
 /// `body_masks_baseline` 32 bytes a step. All in this one function, with
 /// no closure (before Rust 1.86 a closure is not built for the features
 /// of the function it is in): masks handed back from a separate call
 /// built for AVX2 go through memory, and reading them back stalled every
-/// chunk. A chunk the body ends in is copied first, in a call of its own:
-/// every other chunk is read where it lies, with nothing to set up.
+/// chunk. The chunk the body ends in goes through `tail_masks`: every
+/// other chunk is read where it lies, with nothing to set up.
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -289,8 +306,9 @@ unsafe fn body_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usiz
         _mm256_set1_epi8, _mm256_setzero_si256,
     };
     let Some(chunk) = body.get(at..at + CHUNK) else {
-        // SAFETY: as the caller vouches.
-        return unsafe { tail_masks_avx2::<S, N>(body, at) };
+        // The caller vouches for AVX2: its proof is made again for the
+        // call back.
+        return tail_masks::<S, N>(body, at, Some(Avx2(())));
     };
     let mut masks = [0u64; N];
     for (half, bytes) in chunk.chunks_exact(2 * WIDTH).enumerate() {
@@ -316,22 +334,6 @@ unsafe fn body_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usiz
         }
     }
     masks
-}
-
-/// `body_masks_avx2` for the chunk the body ends in.
-///
-/// # Safety
-/// The CPU has AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-#[cold]
-unsafe fn tail_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) -> [u64; N] {
-    let mut spare = [0; CHUNK];
-    let (chunk, inside) = chunk_at(body, at, &mut spare);
-    // SAFETY: a whole chunk; the caller vouches for AVX2.
-    let masks = unsafe { body_masks_avx2::<S, N>(chunk, 0) };
-    masks.map(|mask| mask & inside)
 }
 
 /// The 64 bytes of `body` from `at` (the body's last bytes copied into
