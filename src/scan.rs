@@ -264,8 +264,8 @@ pub(crate) fn body_masks<S: ChunkSets<N>, const N: usize>(
     }
 }
 
-/// `body_masks` 16 bytes a step. As `body_masks_avx2`, the chunk the body
-/// ends in goes through `tail_masks`.
+/// `body_masks` without AVX2 (SSE2 on x86_64). As in `body_masks_avx2`,
+/// the chunk the body ends in goes through `tail_masks`.
 #[inline(never)]
 fn body_masks_baseline<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) -> [u64; N] {
     match body.get(at..at + CHUNK) {
