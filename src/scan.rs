@@ -274,8 +274,9 @@ fn body_masks_baseline<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usize) 
     }
 }
 
-/// `body_masks` for the chunk the body ends in: copied into a chunk of
-/// zeros first, apart from the other chunks, which need no such setup.
+/// `body_masks` for the chunk the body ends in (fewer than 64 bytes from
+/// `at`): copied into a chunk of zeros first, apart from the other chunks,
+/// which need no such setup; no bits past the body's end.
 #[inline(never)]
 #[cold]
 fn tail_masks<S: ChunkSets<N>, const N: usize>(
@@ -283,9 +284,11 @@ fn tail_masks<S: ChunkSets<N>, const N: usize>(
     at: usize,
     avx2: Option<Avx2>,
 ) -> [u64; N] {
+    let tail = &body[at..];
     let mut spare = [0; CHUNK];
-    let (chunk, inside) = chunk_at(body, at, &mut spare);
-    body_masks::<S, N>(chunk, 0, avx2).map(|mask| mask & inside)
+    spare[..tail.len()].copy_from_slice(tail);
+    let inside = (1u64 << tail.len()) - 1;
+    body_masks::<S, N>(&spare, 0, avx2).map(|mask| mask & inside)
 }
 
 /// `body_masks_baseline` 32 bytes a step. All in this one function, with
@@ -334,26 +337,6 @@ unsafe fn body_masks_avx2<S: ChunkSets<N>, const N: usize>(body: &[u8], at: usiz
         }
     }
     masks
-}
-
-/// The 64 bytes of `body` from `at` (the body's last bytes copied into
-/// `spare`, which is zeroed: only they are copied), and the mask of those
-/// inside the body.
-#[inline(always)]
-fn chunk_at<'a>(body: &'a [u8], at: usize, spare: &'a mut [u8; CHUNK]) -> (&'a [u8; CHUNK], u64) {
-    let inside = match body.len() - at {
-        n if n >= CHUNK => u64::MAX,
-        n => (1 << n) - 1,
-    };
-    let chunk: &[u8; CHUNK] = match body.get(at..at + CHUNK) {
-        Some(bytes) => bytes.try_into().expect("64 bytes"),
-        None => {
-            let tail = &body[at..];
-            spare[..tail.len()].copy_from_slice(tail);
-            spare
-        }
-    };
-    (chunk, inside)
 }
 
 #[cfg(not(target_arch = "x86_64"))]
