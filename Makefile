@@ -42,13 +42,16 @@ MIRI_TESTS := packed:: append:: index:: ffi::
 miri:
 	$(CARGO) +nightly miri test --lib -- $(MIRI_TESTS)
 
-# The side-by-side Rust harness, benches/compare.rs; RUST_BENCH_EXE runs a
-# harness built beforehand instead (as `make bench` does).
+# The side-by-side Rust harness, benches/compare.rs (RUST_BENCH_EXE runs a
+# harness built beforehand instead, as `make bench` does), then what the
+# cache and the pacer cost as they fill, benches/crawl_state.rs.
 RUST_BENCH_EXE ?=
 rust-bench:
 	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
 	$(or $(RUST_BENCH_EXE),$(CARGO) bench --bench compare --) --rounds $(ROUNDS) \
 		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/rust.md)
+	$(CARGO) bench --bench crawl_state -- --rounds $(ROUNDS) \
+		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/crawl.md)
 
 include $(wildcard mk/*.mk)
 
@@ -61,7 +64,7 @@ demo: $(DEMO_STEPS)
 # node-bench and go-bench from mk/*.mk), each writing its Markdown section
 # into $(BENCH_DIR); then BENCHMARKS.md: a header saying on what machine,
 # when and how busy it was, and the four sections.
-BENCH_STEPS := rust c node go
+BENCH_STEPS := rust crawl c node go
 
 # What the steps run, built back to back first, so that all four measure
 # the same tree: the steps then skip c-lib and node-build (-o) and run a

@@ -133,6 +133,15 @@ typedef struct robotstxt_robots robotstxt_robots;
 typedef struct robotstxt_rules robotstxt_rules;
 
 /**
+ * A reserved start slot for one request to one host, from
+ * `robotstxt_pacer_reserve`. Calls on it may overlap; only
+ * `robotstxt_ticket_free` must not overlap with other uses. Free it with
+ * `robotstxt_ticket_free` (freeing an unconfirmed ticket keeps its slot
+ * used; `robotstxt_pacer_cancel` gives it back).
+ */
+typedef struct robotstxt_ticket robotstxt_ticket;
+
+/**
  * The result of a fallible call: `ROBOTSTXT_STATUS_OK` (0) or the reason it
  * failed. Values are explicit and never reused; new ones may be added, so
  * treat an unknown value as a failure.
@@ -196,7 +205,8 @@ typedef struct robotstxt_decision {
    */
   bool allowed;
   /**
-   * The deciding rule's 1-based line, or 0 when no rule matched.
+   * The deciding rule's 1-based line, or 0 when no rule matched or a
+   * blanket answer decided.
    */
   uint32_t line;
   /**
@@ -210,6 +220,38 @@ typedef struct robotstxt_decision {
    */
   struct robotstxt_str pattern;
 } robotstxt_decision;
+
+/**
+ * Why a blanket answer stands where a file's rules would.
+ */
+typedef uint32_t robotstxt_cause;
+
+/**
+ * A blanket answer and its cause.
+ */
+typedef struct robotstxt_blanket {
+  /**
+   * Whether these rules answer for every URL at once.
+   */
+  bool is_blanket;
+  /**
+   * For a blanket answer: everything allowed, else everything
+   * disallowed.
+   */
+  bool allowed;
+  /**
+   * A `ROBOTSTXT_CAUSE_*` value.
+   */
+  robotstxt_cause cause;
+  /**
+   * `ROBOTSTXT_CAUSE_STATUS`: the final HTTP status; else 0.
+   */
+  uint16_t http_status;
+  /**
+   * `ROBOTSTXT_CAUSE_STATUS`: the redirects followed; else 0.
+   */
+  uint32_t redirects;
+} robotstxt_blanket;
 
 /**
  * What a line is, from its key.
@@ -434,6 +476,22 @@ typedef struct robotstxt_lookup {
    * WAIT: when the other caller's lease runs out, in ms.
    */
   uint64_t until_ms;
+  /**
+   * READY: whether `answer` is a blanket answer, and the fetch outcome
+   * that caused it (as `robotstxt_rules_blanket` on `rules` says too).
+   */
+  struct robotstxt_blanket blanket;
+  /**
+   * READY: whether a retry is pending: the last fetch failed, and the
+   * answer is an old copy kept meanwhile or a disallow-all.
+   */
+  bool has_retry_at;
+  /**
+   * READY, with `has_retry_at`: when the cache will fetch again (ms):
+   * ask again then. With `ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL` while
+   * another caller fetches, when its lease runs out.
+   */
+  uint64_t retry_at_ms;
 } robotstxt_lookup;
 
 /**
@@ -482,11 +540,47 @@ typedef struct robotstxt_pacer_options {
    */
   uint64_t backoff_cap_ms;
   /**
-   * At most this many hosts are tracked; idle ones are dropped first.
-   * Default 100,000.
+   * At most this many hosts are tracked: 100,000. At capacity the least
+   * recently used host that is safe to forget goes (not switched off,
+   * not backing off, nothing in flight, its gap passed); when none is, a
+   * new host gets `ROBOTSTXT_STATUS_PACER_FULL`. 0 is taken as 1.
    */
   size_t capacity;
+  /**
+   * At most this many requests to one host in flight at once: 1. 0 is
+   * taken as 1.
+   */
+  uint32_t max_in_flight;
+  /**
+   * A request confirmed and never reported with `robotstxt_pacer_record`
+   * frees its in-flight place after this long: 120,000 (2 minutes).
+   */
+  uint64_t in_flight_timeout_ms;
 } robotstxt_pacer_options;
+
+/**
+ * The kind of a `robotstxt_confirm`.
+ */
+typedef uint32_t robotstxt_confirm_kind;
+
+/**
+ * The answer of `robotstxt_pacer_confirm`.
+ */
+typedef struct robotstxt_confirm {
+  /**
+   * A `ROBOTSTXT_CONFIRM_*` value.
+   */
+  robotstxt_confirm_kind kind;
+  /**
+   * WAIT: when to confirm again (ms).
+   */
+  uint64_t until_ms;
+  /**
+   * WAIT: the host has as many requests in flight as allowed; one
+   * ending may free a place before `until_ms`.
+   */
+  bool busy;
+} robotstxt_confirm;
 
 /**
  * Success: every output was written.
@@ -534,7 +628,9 @@ typedef struct robotstxt_pacer_options {
 
 /**
  * A URL the cache cannot key: not an absolute `http`/`https` URL with a
- * host.
+ * host, or one whose authority HTTP clients read differently (a
+ * backslash, whitespace, a control byte or a `%`-escape in it, an IPv4
+ * address not written as four decimal numbers).
  */
 #define ROBOTSTXT_STATUS_INVALID_URL 8
 
@@ -544,11 +640,26 @@ typedef struct robotstxt_pacer_options {
 #define ROBOTSTXT_STATUS_INVALID_HOST 9
 
 /**
- * A cache lease that was already stored or abandoned, or that came from
- * another cache. Each lease from `robotstxt_cache_lookup` is stored or
- * abandoned once, with the cache that handed it out.
+ * A cache lease that was already stored or abandoned, that came from
+ * another cache, or that ran out and a newer copy of its origin was stored
+ * since. Each lease from `robotstxt_cache_lookup` is stored or abandoned
+ * once, with the cache that handed it out.
  */
 #define ROBOTSTXT_STATUS_INVALID_LEASE 10
+
+/**
+ * A pacer ticket that was already confirmed (go) or voided (host switched
+ * off), or that came from another pacer.
+ */
+#define ROBOTSTXT_STATUS_INVALID_TICKET 11
+
+/**
+ * The pacer tracks as many hosts as its capacity and none of them can be
+ * forgotten safely (switched off, backing off, a request in flight or its
+ * gap not yet passed): a new host is refused. Raise the capacity or try
+ * again later.
+ */
+#define ROBOTSTXT_STATUS_PACER_FULL 12
 
 /**
  * A bug in the library: it panicked, and the panic was stopped at the
@@ -584,6 +695,50 @@ typedef struct robotstxt_pacer_options {
  * A `disallow` rule decided.
  */
 #define ROBOTSTXT_DECISION_DISALLOW 2
+
+/**
+ * No file's rules: the robots.txt is unavailable (a 404, say) and
+ * everything is allowed. `robotstxt_rules_blanket` says why.
+ */
+#define ROBOTSTXT_DECISION_ALLOW_ALL 3
+
+/**
+ * No file's rules: the robots.txt is unreachable (a 5xx, a network error,
+ * not fetched yet) and everything is disallowed until the next try.
+ * `robotstxt_rules_blanket` says why, `robotstxt_rules_retry_at` when.
+ */
+#define ROBOTSTXT_DECISION_DISALLOW_ALL 4
+
+/**
+ * Not a blanket answer: a file's rules.
+ */
+#define ROBOTSTXT_CAUSE_NONE 0
+
+/**
+ * The fetch ended with `http_status` after `redirects` redirects.
+ */
+#define ROBOTSTXT_CAUSE_STATUS 1
+
+/**
+ * The fetch got no response: a network error or a timeout.
+ */
+#define ROBOTSTXT_CAUSE_NO_RESPONSE 2
+
+/**
+ * No fetch has been stored for the origin yet.
+ */
+#define ROBOTSTXT_CAUSE_NOT_FETCHED 3
+
+/**
+ * The file stayed unreachable past the policy's limit, which then allows
+ * all.
+ */
+#define ROBOTSTXT_CAUSE_UNREACHABLE_LIMIT 4
+
+/**
+ * Made by the caller.
+ */
+#define ROBOTSTXT_CAUSE_CALLER 5
 
 /**
  * `user-agent` (also the typos `useragent`, `user agent`).
@@ -747,6 +902,22 @@ typedef struct robotstxt_pacer_options {
  */
 #define ROBOTSTXT_LOOKUP_WAIT 2
 
+/**
+ * Send the request now; report how it went with `robotstxt_pacer_record`,
+ * which frees its in-flight place. The ticket is spent.
+ */
+#define ROBOTSTXT_CONFIRM_GO 0
+
+/**
+ * Not yet: sleep until `until_ms`, then confirm again.
+ */
+#define ROBOTSTXT_CONFIRM_WAIT 1
+
+/**
+ * The host is switched off: send nothing. The ticket is spent.
+ */
+#define ROBOTSTXT_CONFIRM_DISABLED 2
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -807,8 +978,9 @@ robotstxt_status robotstxt_robots_parse(const uint8_t *body,
                                         struct robotstxt_robots **robots_out);
 
 /**
- * Parses like `robotstxt_robots_parse`, with `*options`. An unknown profile
- * gives `ROBOTSTXT_STATUS_INVALID_OPTION` and a parse limit out of range
+ * Parses like `robotstxt_robots_parse`, with `*options`; NULL `options`
+ * means the defaults. An unknown profile gives
+ * `ROBOTSTXT_STATUS_INVALID_OPTION` and a parse limit out of range
  * `ROBOTSTXT_STATUS_PARSE_LIMIT`; nothing is written then.
  *
  * # Safety
@@ -927,6 +1099,33 @@ robotstxt_status robotstxt_robots_host(const struct robotstxt_robots *robots,
                                        bool *found_out);
 
 /**
+ * Finds the crawler's product token in the `user_agent_len` bytes of a
+ * whole User-Agent header at `user_agent`, for
+ * `robotstxt_robots_rules_for`. If a comment starts with `compatible;`
+ * (any case), it is the first product named after that:
+ * `Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)`
+ * gives `ExampleBot`. Otherwise it is the header's first product:
+ * `ExampleBot/1.0 (+https://example.com/bot)` gives `ExampleBot`. A
+ * product's name ends at `/`, whitespace, `;`, `(` or the end.
+ *
+ * Writes the token to `*token_out` and `*token_len_out`. It points into
+ * `user_agent` (no copy), so it is valid as long as that buffer is.
+ *
+ * An empty header, a name that is not one or more of `A-Z a-z _ -`, and a
+ * browser's header (`Mozilla` without `compatible;`) give
+ * `ROBOTSTXT_STATUS_INVALID_TOKEN`, and `robotstxt_last_error` says what was
+ * passed; pass the crawler's own token then.
+ *
+ * # Safety
+ * `user_agent` must be readable for `user_agent_len` bytes (or NULL when
+ * 0); `token_out` and `token_len_out` writable.
+ */
+robotstxt_status robotstxt_product_token(const uint8_t *user_agent,
+                                         size_t user_agent_len,
+                                         const uint8_t **token_out,
+                                         size_t *token_len_out);
+
+/**
  * Frees a handle from `robotstxt_robots_rules_for*`. NULL does nothing.
  *
  * # Safety
@@ -960,6 +1159,31 @@ robotstxt_status robotstxt_rules_decide(const struct robotstxt_rules *rules,
                                         const uint8_t *url,
                                         size_t url_len,
                                         struct robotstxt_decision *decision_out);
+
+/**
+ * Writes to `*blanket_out` whether these rules are a blanket answer (from
+ * a cache, for a robots.txt it could not use, or made by the caller) and
+ * the fetch outcome that caused it.
+ *
+ * # Safety
+ * `rules` must be a live handle; `blanket_out` writable.
+ */
+robotstxt_status robotstxt_rules_blanket(const struct robotstxt_rules *rules,
+                                         struct robotstxt_blanket *blanket_out);
+
+/**
+ * Writes when the cache that handed these rules out will fetch the
+ * robots.txt again (ms, the clock of the lookup) to `*retry_at_ms_out`,
+ * and true to `*has_retry_at_out`, when its last fetch failed: the rules
+ * are then an old copy kept meanwhile, or a disallow-all. Otherwise 0 and
+ * false.
+ *
+ * # Safety
+ * `rules` must be a live handle; both outputs writable.
+ */
+robotstxt_status robotstxt_rules_retry_at(const struct robotstxt_rules *rules,
+                                          uint64_t *retry_at_ms_out,
+                                          bool *has_retry_at_out);
 
 /**
  * Writes the crawl delay in seconds to `*seconds_out` (such as 2.5) and
@@ -1057,7 +1281,7 @@ robotstxt_status robotstxt_access_classify(uint16_t http_status,
  * the status, redirects and body of `*fetch` are read.
  *
  * # Safety
- * `fetch` and `options` must point to valid structs whose text fields are
+ * `fetch` and `options` must point to valid structs, with `fetch->body`
  * valid text; `disposition_out` and `robots_out` must be writable.
  */
 robotstxt_status robotstxt_access_from_outcome(const struct robotstxt_fetch *fetch,
@@ -1271,8 +1495,13 @@ robotstxt_status robotstxt_cache_lookup(const struct robotstxt_cache *cache,
  * what the outcome meant to `*disposition_out` unless it is NULL. The cache
  * keeps no pointer into `*fetch`. The lease must still be freed.
  *
+ * A lease that ran out is still stored, unless a newer lease of its origin
+ * has stored a copy since: a late answer never replaces a newer one.
+ *
  * `ROBOTSTXT_STATUS_INVALID_LEASE` if the lease was already stored or
- * abandoned, or came from another cache; nothing is stored then.
+ * abandoned, came from another cache, or ran out and a newer copy was
+ * stored since; nothing is stored then (a lease of another cache stays
+ * usable with its own).
  *
  * # Safety
  * `cache` and `lease` must be live handles; `fetch` must point to a valid
@@ -1377,7 +1606,8 @@ robotstxt_status robotstxt_lease_validators(const struct robotstxt_lease *lease,
 
 /**
  * The default pacer options: a 1 s floor, backoff capped at 10 minutes,
- * 100,000 hosts.
+ * 100,000 hosts, one request in flight per host, freed after 2 minutes
+ * if never reported.
  */
 struct robotstxt_pacer_options robotstxt_pacer_options_default(void);
 
@@ -1402,24 +1632,87 @@ void robotstxt_pacer_free(struct robotstxt_pacer *pacer);
 
 /**
  * Reserves the next start slot for `host` (a host name such as
- * `example.com`, compared case-insensitively) at `now_ms`. Writes when
- * the request may start (≥ `now_ms`) to `*start_ms_out` and true to
- * `*has_start_out`; while the host is switched off
- * (`robotstxt_pacer_set_enabled`), `*start_ms_out` is 0 and
- * `*has_start_out` false. Slots go out in order, one gap apart, whatever
- * the number of callers: sleep until the start, then send.
- * `ROBOTSTXT_STATUS_INVALID_HOST` for an empty or over-long host.
+ * `example.com`, compared case-insensitively) at `now_ms` and writes a new
+ * ticket to `*ticket_out`, or NULL while the host is switched off
+ * (`robotstxt_pacer_set_enabled`). Slots go out in order, one gap apart,
+ * whatever the number of callers: sleep until `robotstxt_ticket_start`,
+ * then `robotstxt_pacer_confirm` the ticket just before sending, so that a
+ * backoff, `Retry-After`, slower pace or kill switch recorded meanwhile
+ * still holds the request back. Free the ticket with
+ * `robotstxt_ticket_free`. `ROBOTSTXT_STATUS_INVALID_HOST` for an empty or
+ * over-long host, `ROBOTSTXT_STATUS_PACER_FULL` for a new host when none
+ * can be forgotten.
  *
  * # Safety
  * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
- * NULL when 0); both outputs writable.
+ * NULL when 0); `ticket_out` writable.
  */
 robotstxt_status robotstxt_pacer_reserve(const struct robotstxt_pacer *pacer,
                                          const uint8_t *host,
                                          size_t host_len,
                                          uint64_t now_ms,
-                                         uint64_t *start_ms_out,
-                                         bool *has_start_out);
+                                         struct robotstxt_ticket **ticket_out);
+
+/**
+ * When the ticket's request may start (ms), as far as is known: after a
+ * `ROBOTSTXT_CONFIRM_WAIT` it is the new time. 0 for NULL.
+ *
+ * # Safety
+ * `ticket` must be NULL or a live handle.
+ */
+uint64_t robotstxt_ticket_start(const struct robotstxt_ticket *ticket);
+
+/**
+ * Frees a ticket. NULL does nothing.
+ *
+ * # Safety
+ * `ticket` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_ticket_free(struct robotstxt_ticket *ticket);
+
+/**
+ * Asks, just before sending, whether the request of `ticket` may start
+ * at `now_ms`, and writes the answer to `*confirm_out`:
+ * `ROBOTSTXT_CONFIRM_GO` (send now: an in-flight place is taken until
+ * `robotstxt_pacer_record`), `ROBOTSTXT_CONFIRM_WAIT` (sleep until
+ * `until_ms` and confirm again; a backoff or slower pace recorded since
+ * the reservation gives the ticket a new slot) or
+ * `ROBOTSTXT_CONFIRM_DISABLED` (the host is switched off).
+ * `ROBOTSTXT_STATUS_INVALID_TICKET` for a ticket already spent (GO or
+ * DISABLED) or from another pacer.
+ *
+ * # Safety
+ * `pacer` and `ticket` must be live handles; `confirm_out` writable.
+ */
+robotstxt_status robotstxt_pacer_confirm(const struct robotstxt_pacer *pacer,
+                                         const struct robotstxt_ticket *ticket,
+                                         uint64_t now_ms,
+                                         struct robotstxt_confirm *confirm_out);
+
+/**
+ * Gives an unsent ticket's slot back when it is the last one handed out
+ * (the caller gave up on the request). The ticket is spent; it must
+ * still be freed.
+ *
+ * # Safety
+ * `pacer` and `ticket` must be live handles.
+ */
+robotstxt_status robotstxt_pacer_cancel(const struct robotstxt_pacer *pacer,
+                                        const struct robotstxt_ticket *ticket);
+
+/**
+ * Writes how many requests to `host` are in flight at `now_ms` to
+ * `*count_out`.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0); `count_out` writable.
+ */
+robotstxt_status robotstxt_pacer_in_flight(const struct robotstxt_pacer *pacer,
+                                           const uint8_t *host,
+                                           size_t host_len,
+                                           uint64_t now_ms,
+                                           size_t *count_out);
 
 /**
  * Sets the host's own pace: the larger of the crawl delay (seconds, such as
@@ -1460,9 +1753,11 @@ robotstxt_status robotstxt_pacer_set_rules(const struct robotstxt_pacer *pacer,
 /**
  * Reports how a request to `host` that ended at `now_ms` went:
  * `http_status` (0 for a network error or timeout) and, when
- * `has_retry_after`, its `Retry-After` in ms. A 429 or 5xx doubles the gap
- * (up to the backoff cap) and a `Retry-After` pushes the next slot at least
- * that far (up to a day); any other status halves the backoff again.
+ * `has_retry_after`, its `Retry-After` in ms. Frees one in-flight place.
+ * A 429 or 5xx doubles the gap (up to the backoff cap), a `Retry-After`
+ * keeps every request from starting before it (up to a day), and both
+ * give every ticket not yet confirmed a new slot; any other status halves
+ * the backoff again.
  *
  * # Safety
  * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
@@ -1478,7 +1773,8 @@ robotstxt_status robotstxt_pacer_record(const struct robotstxt_pacer *pacer,
 
 /**
  * Switches `host` off (`enabled` false: `robotstxt_pacer_reserve` hands
- * out no slot) or back on: a kill switch.
+ * out no ticket, and tickets out confirm as `ROBOTSTXT_CONFIRM_DISABLED`)
+ * or back on: a kill switch. A switched-off host is never forgotten.
  *
  * # Safety
  * `pacer` must be a live handle; `host` readable for `host_len` bytes (or

@@ -70,6 +70,57 @@ pub fn classify(status: Option<u16>, redirects: u32, policy: AccessPolicy) -> Di
     }
 }
 
+/// Why a blanket answer (allow all, disallow all) stands where a file's
+/// rules would: the fetch outcome that caused it, or why there was none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cause {
+    /// The fetch of `/robots.txt` ended with this HTTP status after
+    /// `redirects` redirects: a 4xx (unavailable, §2.3.1.3) or more than
+    /// five redirects allow all; a 5xx (unreachable, §2.3.1.4), 429, 401,
+    /// 403 or an unfollowed 3xx disallow all.
+    Status {
+        /// The final HTTP status.
+        status: u16,
+        /// Redirects followed to reach it.
+        redirects: u32,
+    },
+    /// The fetch got no response: a network error or a timeout (§2.3.1.4).
+    NoResponse,
+    /// No fetch has been stored for the origin yet: nothing is known, so
+    /// nothing is allowed (§2.3.1.4).
+    NotFetched,
+    /// The file stayed unreachable past the policy's limit, and the policy
+    /// then treats it as unavailable (§2.4).
+    UnreachableLimit,
+    /// Made by the caller ([`Rules::allow_all`], [`Rules::disallow_all`]).
+    ///
+    /// [`Rules::allow_all`]: crate::Rules::allow_all
+    /// [`Rules::disallow_all`]: crate::Rules::disallow_all
+    Caller,
+}
+
+impl Cause {
+    /// The cause of an outcome's blanket answer.
+    pub fn of(status: Option<u16>, redirects: u32) -> Cause {
+        match status {
+            Some(status) => Cause::Status { status, redirects },
+            None => Cause::NoResponse,
+        }
+    }
+
+    /// `status`, `no-response`, `not-fetched`, `unreachable-limit` or
+    /// `caller`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cause::Status { .. } => "status",
+            Cause::NoResponse => "no-response",
+            Cause::NotFetched => "not-fetched",
+            Cause::UnreachableLimit => "unreachable-limit",
+            Cause::Caller => "caller",
+        }
+    }
+}
+
 /// What to do after a fetch: the parsed rules, or a blanket answer.
 #[derive(Clone, Debug)]
 pub enum Access {

@@ -2,12 +2,14 @@
 //! single-flight fetching (SPEC §6–7). Sans-I/O: the cache says *fetch now*
 //! to one caller per origin, and that caller stores what it got.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use lru::LruCache;
 
 use crate::freshness::{parse_if_followed, Answer};
 use crate::origin::origin_of;
-use crate::{Entry, Error, FetchResult, FreshnessPolicy, Robots, Rules};
+use crate::rules::Blanket;
+use crate::{Cause, Disposition, Entry, Error, FetchResult, FreshnessPolicy, Robots, Rules};
 
 /// How big the cache is and how long a fetch may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,10 +50,28 @@ pub enum WhenFetching {
 pub enum Cached {
     /// Follow this parsed file.
     Rules(Robots),
-    /// Crawl everything.
-    AllowAll,
-    /// Crawl nothing, for now.
-    DisallowAll,
+    /// Crawl everything, because of this outcome (a 404, say).
+    AllowAll(Cause),
+    /// Crawl nothing, for now, because of this (a 503, a network error, no
+    /// fetch yet).
+    DisallowAll(Cause),
+}
+
+impl Cached {
+    /// The blanket answer and its cause, or `None` for a parsed file.
+    pub fn blanket(&self) -> Option<Blanket> {
+        match *self {
+            Cached::Rules(_) => None,
+            Cached::AllowAll(cause) => Some(Blanket {
+                allowed: true,
+                cause,
+            }),
+            Cached::DisallowAll(cause) => Some(Blanket {
+                allowed: false,
+                cause,
+            }),
+        }
+    }
 }
 
 /// The answer of [`Cache::lookup`].
@@ -64,9 +84,14 @@ pub enum Lookup {
         answer: Cached,
         /// Whether the copy is past its freshness.
         stale: bool,
+        /// When the next fetch is due (ms), after a failed one: ask again
+        /// then for a fresher answer. With [`WhenFetching::DisallowAll`]
+        /// and another caller fetching, when its lease runs out.
+        retry_at: Option<u64>,
     },
     /// Fetch `/robots.txt` now, then [`Cache::store`] or [`Cache::abandon`]
-    /// the lease. Only one caller per origin gets this at a time.
+    /// the lease (dropping it abandons it). Only one caller per origin gets
+    /// this at a time.
     Fetch(Lease),
     /// Another caller is fetching and there is no copy yet: ask again once
     /// it is stored, or at `until` when its lease runs out.
@@ -77,12 +102,18 @@ pub enum Lookup {
 }
 
 /// The right, and duty, to fetch one origin's robots.txt.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Store it or abandon it once, with the cache that handed it out. A lease
+/// dropped before that gives the fetch back at once, so that the next
+/// lookup hands it to another caller.
+#[derive(Debug)]
 pub struct Lease {
     origin: Box<str>,
     id: u64,
     etag: Option<Box<[u8]>>,
     last_modified: Option<Box<[u8]>>,
+    cache: Weak<Shared>,
+    ended: bool,
 }
 
 impl Lease {
@@ -104,6 +135,16 @@ impl Lease {
     /// The `Last-Modified` to send as `If-Modified-Since`, when the copy has one.
     pub fn last_modified(&self) -> Option<&[u8]> {
         self.last_modified.as_deref()
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if !self.ended {
+            if let Some(shared) = self.cache.upgrade() {
+                shared.lock().give_back(&self.origin, self.id);
+            }
+        }
     }
 }
 
@@ -130,15 +171,51 @@ struct Slot {
     entry: Entry,
     /// (lease id, expiry) of the fetch under way.
     lease: Option<(u64, u64)>,
-    last_used: u64,
+    /// The id of the newest lease stored: an older one that ran out and
+    /// stores late must not overwrite the copy it brought.
+    stored_through: u64,
 }
 
-#[derive(Default)]
+impl Slot {
+    const NEW: fn() -> Slot = || Slot {
+        entry: Entry::new(),
+        lease: None,
+        stored_through: 0,
+    };
+}
+
 struct State {
-    slots: HashMap<Box<[u8]>, Slot>,
-    tick: u64,
+    /// Origins, least recently used last.
+    slots: LruCache<Box<str>, Slot>,
     next_lease: u64,
     stats: CacheStats,
+}
+
+impl State {
+    /// Ends lease `id` of `origin` without an outcome, if it is the one
+    /// under way.
+    fn give_back(&mut self, origin: &str, id: u64) {
+        if let Some(slot) = self.slots.peek_mut(origin) {
+            if slot.lease.is_some_and(|(current, _)| current == id) {
+                slot.lease = None;
+            }
+        }
+    }
+}
+
+/// What a cache's leases point back to.
+struct Shared {
+    state: Mutex<State>,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic elsewhere cannot leave the state half-written: every
+        // update is a plain assignment. Keep serving.
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// A thread-safe cache of robots.txt copies, keyed by origin.
@@ -152,14 +229,14 @@ struct State {
 /// // Another worker asks meanwhile: nothing to answer with yet.
 /// assert!(matches!(cache.lookup(url, 1, WhenFetching::Wait)?, Lookup::Wait { .. }));
 /// let body = b"User-agent: *\nDisallow: /private/\n";
-/// cache.store(&lease, 2, &FetchResult { status: Some(200), body, ..Default::default() });
-/// let Lookup::Ready { answer, stale } = cache.lookup(url, 3, WhenFetching::Wait)? else { panic!() };
+/// cache.store(lease, 2, &FetchResult { status: Some(200), body, ..Default::default() })?;
+/// let Lookup::Ready { answer, stale, .. } = cache.lookup(url, 3, WhenFetching::Wait)? else { panic!() };
 /// let rules = cache.select(&answer, "ExampleBot")?;
 /// assert!(!rules.can_fetch(url) && !stale);
 /// # Ok::<(), robotstxt::Error>(())
 /// ```
 pub struct Cache {
-    state: Mutex<State>,
+    shared: Arc<Shared>,
     options: CacheOptions,
 }
 
@@ -170,8 +247,15 @@ impl Cache {
             capacity: options.capacity.max(1),
             ..options
         };
+        let state = State {
+            slots: LruCache::unbounded(),
+            next_lease: 0,
+            stats: CacheStats::default(),
+        };
         Cache {
-            state: Mutex::new(State::default()),
+            shared: Arc::new(Shared {
+                state: Mutex::new(state),
+            }),
             options,
         }
     }
@@ -182,20 +266,23 @@ impl Cache {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic elsewhere cannot leave the state half-written: every
-        // update is a plain assignment. Keep serving.
-        self.state
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.shared.lock()
     }
 
     /// What answers for `url` at `now` (ms): a copy, *fetch now*, or *wait*.
     ///
-    /// Cost: one origin parse and one hash lookup under a lock; no
-    /// allocation unless the origin is new or a fetch is handed out.
+    /// `url`'s origin is read as a WHATWG URL parser (browsers, Node's
+    /// `fetch`) reads it: scheme and host lower-cased, IDNA hosts as
+    /// punycode, default ports dropped, userinfo left out.
+    ///
+    /// Cost: one origin parse (one allocation) and one hash lookup under a
+    /// lock; a new origin or a fetch handed out allocates a little more.
     ///
     /// # Errors
-    /// [`Error::InvalidUrl`] unless `url` is an absolute `http`/`https` URL.
+    /// [`Error::InvalidUrl`] unless `url` is an absolute `http`/`https` URL
+    /// with a host, and for an authority that HTTP clients read differently:
+    /// one holding `\`, whitespace, a control byte or a `%`-escape, or an
+    /// IPv4 address not written as four decimal numbers.
     pub fn lookup(
         &self,
         url: impl AsRef<[u8]>,
@@ -205,22 +292,12 @@ impl Cache {
         let origin = origin_of(url.as_ref())?;
         let mut guard = self.lock();
         let state = &mut *guard;
-        if !state.slots.contains_key(origin.as_bytes()) {
+        if !state.slots.contains(origin.as_str()) {
             self.make_room(state, now);
-            let slot = Slot {
-                entry: Entry::new(),
-                lease: None,
-                last_used: 0,
-            };
-            state.slots.insert(origin.as_bytes().into(), slot);
+            state.slots.put(origin.as_str().into(), Slot::NEW());
             state.stats.entries = state.slots.len() as u64;
         }
-        state.tick += 1;
-        let slot = state
-            .slots
-            .get_mut(origin.as_bytes())
-            .expect("inserted above");
-        slot.last_used = state.tick;
+        let slot = state.slots.get_mut(origin.as_str()).expect("put above");
         let policy = &self.options.policy;
         if !slot.entry.is_due(now) {
             let stale = slot.entry.failures() > 0;
@@ -230,8 +307,9 @@ impl Cache {
                 state.stats.hits += 1;
             }
             return Ok(Lookup::Ready {
-                answer: owned(slot.entry.answer(now, policy)),
+                answer: owned(&slot.entry, now, policy),
                 stale,
+                retry_at: slot.entry.retry_at(),
             });
         }
         match slot.lease {
@@ -239,16 +317,18 @@ impl Cache {
                 if slot.entry.has_copy() {
                     state.stats.stale += 1;
                     return Ok(Lookup::Ready {
-                        answer: owned(slot.entry.answer(now, policy)),
+                        answer: owned(&slot.entry, now, policy),
                         stale: true,
+                        retry_at: slot.entry.retry_at(),
                     });
                 }
                 state.stats.misses += 1;
                 Ok(match when_fetching {
                     WhenFetching::Wait => Lookup::Wait { until },
                     WhenFetching::DisallowAll => Lookup::Ready {
-                        answer: Cached::DisallowAll,
+                        answer: owned(&slot.entry, now, policy),
                         stale: false,
+                        retry_at: Some(until),
                     },
                 })
             }
@@ -261,17 +341,22 @@ impl Cache {
                 }
                 let validators = slot.entry.validators();
                 Ok(Lookup::Fetch(Lease {
-                    origin: String::from_utf8_lossy(origin.as_bytes()).into(),
+                    origin: origin.into_string().into_boxed_str(),
                     id: state.next_lease,
                     etag: validators.etag.map(Box::from),
                     last_modified: validators.last_modified.map(Box::from),
+                    cache: Arc::downgrade(&self.shared),
+                    ended: false,
                 }))
             }
         }
     }
 
-    /// Drops the least recently used origin without a fetch under way at
-    /// `now` (a lease that has run out is no fetch under way).
+    /// At capacity, drops the least recently used origin without a fetch
+    /// under way at `now` (a lease that has run out is none). Walks from
+    /// the least recently used end, past the origins being fetched: O(1)
+    /// but for those. With every origin being fetched, the cache grows by
+    /// one instead.
     fn make_room(&self, state: &mut State, now: u64) {
         if state.slots.len() < self.options.capacity {
             return;
@@ -279,72 +364,101 @@ impl Cache {
         let victim = state
             .slots
             .iter()
-            .filter(|(_, slot)| slot.lease.is_none_or(|(_, until)| until <= now))
-            .min_by_key(|(_, slot)| slot.last_used)
+            .rev()
+            .find(|(_, slot)| slot.lease.is_none_or(|(_, until)| until <= now))
             .map(|(key, _)| key.clone());
         if let Some(key) = victim {
-            state.slots.remove(&key);
+            state.slots.pop(&key);
             state.stats.evictions += 1;
         }
+    }
+
+    /// Whether this cache handed `lease` out.
+    pub fn issued(&self, lease: &Lease) -> bool {
+        std::ptr::eq(lease.cache.as_ptr(), Arc::as_ptr(&self.shared))
+    }
+
+    fn check_lease(&self, lease: &Lease) -> Result<(), Error> {
+        if !self.issued(lease) {
+            return Err(Error::InvalidLease {
+                reason: "belongs to another cache",
+            });
+        }
+        Ok(())
     }
 
     /// Stores what the fetch of `lease` returned at `now` and ends the
     /// lease. A 2xx body is parsed here, outside the lock. Returns what the
     /// outcome meant (SPEC §6).
-    pub fn store(&self, lease: &Lease, now: u64, result: &FetchResult<'_>) -> crate::Disposition {
+    ///
+    /// A lease that ran out is still stored, unless a newer lease of its
+    /// origin has stored a copy since: a late answer never replaces a
+    /// newer one.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLease`] for a lease of another cache, or one that
+    /// ran out and a newer copy was stored since; nothing changes then.
+    pub fn store(
+        &self,
+        mut lease: Lease,
+        now: u64,
+        result: &FetchResult<'_>,
+    ) -> Result<Disposition, Error> {
+        self.check_lease(&lease)?;
+        lease.ended = true;
         let policy = &self.options.policy;
         let parsed = parse_if_followed(result, policy);
         let mut guard = self.lock();
         let state = &mut *guard;
-        if !state.slots.contains_key(lease.origin.as_bytes()) {
-            // Evicted while its lease had run out: keep what was fetched.
+        if let Some(slot) = state.slots.get_mut(&*lease.origin) {
+            if lease.id <= slot.stored_through {
+                // Dropping the lease now gives nothing back: it is ended.
+                return Err(Error::InvalidLease {
+                    reason: "ran out, and a newer copy of its origin was stored since",
+                });
+            }
+        } else {
+            // Evicted or removed while it was out: keep what was fetched.
             self.make_room(state, now);
-            let slot = Slot {
-                entry: Entry::new(),
-                lease: None,
-                last_used: state.tick,
-            };
-            state.slots.insert(lease.origin.as_bytes().into(), slot);
+            state.slots.put(lease.origin.clone(), Slot::NEW());
             state.stats.entries = state.slots.len() as u64;
         }
-        let slot = state
-            .slots
-            .get_mut(lease.origin.as_bytes())
-            .expect("inserted above");
+        let slot = state.slots.get_mut(&*lease.origin).expect("put above");
         if slot.lease.is_some_and(|(id, _)| id == lease.id) {
             slot.lease = None;
         }
-        slot.entry.record_parsed(now, result, policy, parsed)
+        slot.stored_through = lease.id;
+        Ok(slot.entry.record_parsed(now, result, policy, parsed))
     }
 
     /// Gives a fetch back without an outcome (the caller gave up): the next
-    /// lookup hands it to someone else.
-    pub fn abandon(&self, lease: &Lease) {
-        let mut state = self.lock();
-        if let Some(slot) = state.slots.get_mut(lease.origin.as_bytes()) {
-            if slot.lease.is_some_and(|(id, _)| id == lease.id) {
-                slot.lease = None;
-            }
-        }
+    /// lookup hands it to someone else. Dropping the lease does the same.
+    ///
+    /// # Errors
+    /// [`Error::InvalidLease`] for a lease of another cache.
+    pub fn abandon(&self, mut lease: Lease) -> Result<(), Error> {
+        self.check_lease(&lease)?;
+        lease.ended = true;
+        self.lock().give_back(&lease.origin, lease.id);
+        Ok(())
     }
 
     /// The rules for `token` from a cached answer; blanket answers become
-    /// [`Rules::allow_all`] or [`Rules::disallow_all`]. The token is checked
-    /// the same way in every case.
+    /// [`Rules::from_blanket`] rules that say their cause. The token is
+    /// checked the same way in every case.
     ///
     /// # Errors
     /// [`Error::InvalidToken`] as [`Robots::rules_for`].
     pub fn select(&self, answer: &Cached, token: impl AsRef<[u8]>) -> Result<Rules, Error> {
         let profile = self.options.policy.parse.profile();
-        match answer {
-            Cached::Rules(robots) => robots.rules_for(token),
-            Cached::AllowAll => {
+        match answer.blanket() {
+            None => match answer {
+                Cached::Rules(robots) => robots.rules_for(token),
+                _ => unreachable!("a blanket answer has a blanket"),
+            },
+            Some(blanket) => {
                 crate::agent::check_crawler(profile, token.as_ref())?;
-                Ok(Rules::allow_all(profile))
-            }
-            Cached::DisallowAll => {
-                crate::agent::check_crawler(profile, token.as_ref())?;
-                Ok(Rules::disallow_all(profile))
+                Ok(Rules::from_blanket(profile, blanket))
             }
         }
     }
@@ -356,7 +470,7 @@ impl Cache {
     pub fn remove(&self, url: impl AsRef<[u8]>) -> Result<bool, Error> {
         let origin = origin_of(url.as_ref())?;
         let mut state = self.lock();
-        let held = state.slots.remove(origin.as_bytes()).is_some();
+        let held = state.slots.pop(origin.as_str()).is_some();
         state.stats.entries = state.slots.len() as u64;
         Ok(held)
     }
@@ -386,10 +500,11 @@ impl std::fmt::Debug for Cache {
     }
 }
 
-fn owned(answer: Answer<'_>) -> Cached {
-    match answer {
+fn owned(entry: &Entry, now: u64, policy: &FreshnessPolicy) -> Cached {
+    let cause = || entry.cause(now, policy).unwrap_or(Cause::NotFetched);
+    match entry.answer(now, policy) {
         Answer::Rules(robots) => Cached::Rules(robots.clone()),
-        Answer::AllowAll => Cached::AllowAll,
-        Answer::DisallowAll => Cached::DisallowAll,
+        Answer::AllowAll => Cached::AllowAll(cause()),
+        Answer::DisallowAll => Cached::DisallowAll(cause()),
     }
 }

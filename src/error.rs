@@ -13,6 +13,14 @@ pub enum Error {
         /// The name as passed, lossily decoded when it was not UTF-8.
         token: String,
     },
+    /// A `User-Agent` header in which no crawler's product token can be
+    /// found ([`product_token`](crate::product_token)).
+    InvalidUserAgent {
+        /// The header as passed (its first 200 bytes, lossily decoded).
+        user_agent: String,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
     /// A selection by several tokens was given none.
     NoTokens,
     /// A parse limit outside what §2.5 and 32-bit offsets allow.
@@ -34,6 +42,24 @@ pub enum Error {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// A cache lease that cannot be stored or abandoned: already ended,
+    /// from another cache, or run out with a newer copy stored since.
+    InvalidLease {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// A pacer ticket that cannot be confirmed: from another pacer, or
+    /// already confirmed or cancelled.
+    InvalidTicket {
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// The pacer tracks as many hosts as its capacity allows and none of
+    /// them can be forgotten safely: a new host is refused.
+    PacerFull {
+        /// The pacer's capacity, in hosts.
+        capacity: usize,
+    },
     /// An option value out of its range.
     InvalidOption {
         /// The option's name.
@@ -51,6 +77,11 @@ impl fmt::Display for Error {
                 "invalid product token {token:?}: a crawler's product token is one or more \
                  of the letters A-Z and a-z, '_' and '-', such as \"ExampleBot\" \
                  (no version, spaces or whole User-Agent header; RFC 9309 §2.2.1)"
+            ),
+            Error::InvalidUserAgent { user_agent, reason } => write!(
+                f,
+                "cannot find a crawler's product token in the User-Agent {user_agent:?}: \
+                 {reason}; pass the crawler's own token, such as \"ExampleBot\""
             ),
             Error::NoTokens => {
                 f.write_str("no product tokens given: pass at least one, such as [\"ExampleBot\"]")
@@ -70,6 +101,22 @@ impl fmt::Display for Error {
             Error::InvalidHost { host, reason } => write!(
                 f,
                 "invalid host {host:?}: {reason}; pass a host name such as \"example.com\""
+            ),
+            Error::InvalidLease { reason } => write!(
+                f,
+                "the lease {reason}: store or abandon each lease once, with the cache that \
+                 handed it out, before it runs out (CacheOptions::lease_ms)"
+            ),
+            Error::InvalidTicket { reason } => write!(
+                f,
+                "the ticket {reason}: confirm each ticket with the pacer that reserved it, \
+                 until it says go, or cancel it"
+            ),
+            Error::PacerFull { capacity } => write!(
+                f,
+                "the pacer already tracks {capacity} hosts and none can be forgotten safely \
+                 (switched off, backing off, with a request in flight or inside its gap): \
+                 raise PacerOptions::capacity, or try again later"
             ),
             Error::InvalidOption { name, expected } => {
                 write!(f, "invalid value for option {name}: expected {expected}")

@@ -2,7 +2,7 @@
 //! as pure functions of `now`. Times are milliseconds since an epoch the
 //! caller picks; the library never reads a clock.
 
-use crate::access::{classify, AccessPolicy, Disposition};
+use crate::access::{classify, AccessPolicy, Cause, Disposition};
 use crate::{Options, Robots};
 
 const SECOND: u64 = 1000;
@@ -106,7 +106,8 @@ pub(crate) fn parse_if_followed(
 #[derive(Clone, Debug)]
 enum Copy {
     Rules(Robots),
-    AllowAll,
+    /// With the outcome that made it.
+    AllowAll(Cause),
 }
 
 /// One origin's copy and its clock: fresh until when, when to fetch again,
@@ -133,6 +134,8 @@ pub struct Entry {
     due_at: u64,
     failing_since: Option<u64>,
     failures: u32,
+    /// The outcome of the last failed fetch, while failures > 0.
+    last_failure: Option<Cause>,
 }
 
 impl Entry {
@@ -161,6 +164,30 @@ impl Entry {
         self.failures
     }
 
+    /// When the next fetch is due, if the last one failed: the time to ask
+    /// again, for an answer that is a kept copy or a disallow-all.
+    pub fn retry_at(&self) -> Option<u64> {
+        (self.failures > 0).then_some(self.due_at)
+    }
+
+    /// Why [`Entry::answer`] at `now` is a blanket answer, or `None` when
+    /// a parsed copy answers.
+    pub fn cause(&self, now: u64, policy: &FreshnessPolicy) -> Option<Cause> {
+        if self.past_limit(now, policy) && policy.after_limit == AfterLimit::AllowAll {
+            return Some(Cause::UnreachableLimit);
+        }
+        match &self.copy {
+            Some(Copy::Rules(_)) => None,
+            Some(Copy::AllowAll(cause)) => Some(*cause),
+            None => Some(self.last_failure.unwrap_or(Cause::NotFetched)),
+        }
+    }
+
+    fn past_limit(&self, now: u64, policy: &FreshnessPolicy) -> bool {
+        self.failing_since
+            .is_some_and(|since| now.saturating_sub(since) >= policy.unreachable_limit_ms)
+    }
+
     /// Whether a copy (rules or allow-all) is held.
     pub fn has_copy(&self) -> bool {
         self.copy.is_some()
@@ -178,15 +205,12 @@ impl Entry {
     /// or disallow-all with none; past the unreachable limit, as `policy`
     /// says.
     pub fn answer(&self, now: u64, policy: &FreshnessPolicy) -> Answer<'_> {
-        let past_limit = self
-            .failing_since
-            .is_some_and(|since| now.saturating_sub(since) >= policy.unreachable_limit_ms);
-        if past_limit && policy.after_limit == AfterLimit::AllowAll {
+        if self.past_limit(now, policy) && policy.after_limit == AfterLimit::AllowAll {
             return Answer::AllowAll;
         }
         match &self.copy {
             Some(Copy::Rules(robots)) => Answer::Rules(robots),
-            Some(Copy::AllowAll) => Answer::AllowAll,
+            Some(Copy::AllowAll(_)) => Answer::AllowAll,
             None => Answer::DisallowAll,
         }
     }
@@ -221,7 +245,7 @@ impl Entry {
                 self.renew(now, result, policy);
             }
             (Disposition::FollowRules | Disposition::AllowAll, _) => {
-                self.copy = Some(Copy::AllowAll);
+                self.copy = Some(Copy::AllowAll(Cause::of(result.status, result.redirects)));
                 self.etag = None;
                 self.last_modified = None;
                 self.renew(now, result, policy);
@@ -239,6 +263,7 @@ impl Entry {
             // A 304 with nothing to renew is a failed fetch.
             (Disposition::NotModified | Disposition::DisallowAll, _) => {
                 self.failures = self.failures.saturating_add(1);
+                self.last_failure = Some(Cause::of(result.status, result.redirects));
                 self.failing_since.get_or_insert(now);
                 let wait = result.retry_after_ms.map_or(policy.retry_ms, |ms| {
                     ms.clamp(RETRY_AFTER_RANGE.0, RETRY_AFTER_RANGE.1)
@@ -257,5 +282,6 @@ impl Entry {
         self.due_at = now.saturating_add(fresh_for);
         self.failing_since = None;
         self.failures = 0;
+        self.last_failure = None;
     }
 }

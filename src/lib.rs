@@ -70,18 +70,20 @@ mod rules;
 #[allow(unsafe_code)]
 mod scan;
 mod url;
+mod user_agent;
 
-pub use access::{Access, AccessPolicy, Disposition};
+pub use access::{Access, AccessPolicy, Cause, Disposition};
 pub use cache::{Cache, CacheOptions, CacheStats, Cached, Lease, Lookup, WhenFetching};
 pub use diagnostics::Diagnostic;
 pub use error::Error;
 pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
 pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
-pub use pacer::{Pacer, PacerOptions};
+pub use pacer::{Confirm, Pacer, PacerOptions, Ticket};
 pub use rate::{RequestRate, MAX_DELAY};
 pub use record::LineKind;
 pub use robots::Robots;
-pub use rules::{Decision, DecisionKind, Rules};
+pub use rules::{Blanket, Decision, DecisionKind, Rules};
+pub use user_agent::product_token;
 
 /// The library's version, from `Cargo.toml`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

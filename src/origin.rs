@@ -1,30 +1,32 @@
 //! The origin a robots.txt governs (§2.3: one file per scheme, host and
-//! port): `scheme://host[:port]`, lower-case, default ports left out.
+//! port), read as a WHATWG URL parser reads it: the reading of browsers and
+//! of Node's `fetch`, so that the `/robots.txt` fetched is on the server the
+//! HTTP client contacts for the URL. Scheme and host come out lower-cased,
+//! IDNA hosts as punycode, default ports dropped, userinfo left out.
+//!
+//! Authorities that common HTTP clients read differently are refused, not
+//! guessed: WHATWG turns `\` into `/` and strips tabs and newlines, Go's
+//! `net/url` rejects them, Python's `urllib.parse` keeps `\` in the host;
+//! `0x7f.1` is 127.0.0.1 to WHATWG and a name to Go. Such a URL could key
+//! one server's rules while the client fetches from another.
 
 use crate::Error;
 
-/// Long enough for any DNS name (253 bytes), a scheme and a port.
-pub(crate) const MAX_ORIGIN: usize = 320;
+/// A host longer than a DNS name allows (253 bytes, punycode) plus userinfo
+/// and port is no host to key.
+const MAX_AUTHORITY: usize = 1024;
 
-/// A normalised origin in a stack buffer, so that lookups allocate nothing.
-pub(crate) struct Origin {
-    buf: [u8; MAX_ORIGIN],
-    len: usize,
-}
+/// A normalised origin, `scheme://host[:port]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Origin(String);
 
 impl Origin {
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 
-    fn push(&mut self, bytes: &[u8]) -> bool {
-        let Some(slot) = self.buf.get_mut(self.len..self.len + bytes.len()) else {
-            return false;
-        };
-        slot.copy_from_slice(bytes);
-        slot.make_ascii_lowercase();
-        self.len += bytes.len();
-        true
+    pub fn into_string(self) -> String {
+        self.0
     }
 }
 
@@ -36,61 +38,83 @@ fn invalid(url: &[u8], reason: &'static str) -> Error {
     }
 }
 
-/// The origin of an absolute `http`/`https` URL.
+/// Bytes that HTTP clients disagree about in an authority: WHATWG drops
+/// tabs and newlines and reads `\` as `/`; others keep or reject them.
+fn ambiguous(b: u8) -> bool {
+    matches!(b, b'\\' | b'%' | b' ' | 0x7F) || b < 0x20
+}
+
+/// The origin of an absolute `http`/`https` URL (one allocation).
 pub(crate) fn origin_of(url: &[u8]) -> Result<Origin, Error> {
     let sep = memchr::memmem::find(url, b"://")
         .ok_or_else(|| invalid(url, "it has no scheme (expected http:// or https://)"))?;
     let scheme = &url[..sep];
-    let default_port: &[u8] = if scheme.eq_ignore_ascii_case(b"http") {
-        b"80"
-    } else if scheme.eq_ignore_ascii_case(b"https") {
-        b"443"
-    } else {
+    if !scheme.eq_ignore_ascii_case(b"http") && !scheme.eq_ignore_ascii_case(b"https") {
         return Err(invalid(url, "only http and https URLs have a robots.txt"));
-    };
+    }
     let rest = &url[sep + 3..];
     let end = rest
         .iter()
         .position(|b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(rest.len());
     let authority = &rest[..end];
-    // userinfo@ is not part of the origin.
-    let host_port = match memchr::memrchr(b'@', authority) {
-        Some(at) => &authority[at + 1..],
-        None => authority,
-    };
-    // A port follows the last colon, unless it is inside an IPv6 literal.
-    let (host, port) = match memchr::memrchr(b':', host_port) {
-        Some(colon) if !host_port[colon..].contains(&b']') => {
-            (&host_port[..colon], Some(&host_port[colon + 1..]))
-        }
-        _ => (host_port, None),
-    };
-    if host.is_empty() {
-        return Err(invalid(url, "it has no host"));
+    if authority.iter().any(|&b| ambiguous(b)) {
+        return Err(invalid(
+            url,
+            "its authority holds a backslash, whitespace, a control byte or a %-escape, \
+             which HTTP clients read differently; normalise the URL with your crawler's \
+             own URL parser first",
+        ));
     }
-    let port = match port {
-        Some(p) if !p.iter().all(u8::is_ascii_digit) => {
-            return Err(invalid(url, "its port is not a number"))
-        }
-        Some(p) => {
-            let digits = &p[p.iter().position(|&b| b != b'0').unwrap_or(p.len())..];
-            (!digits.is_empty() && digits != default_port).then_some(digits)
-        }
-        None => None,
-    };
-    let mut origin = Origin {
-        buf: [0; MAX_ORIGIN],
-        len: 0,
-    };
-    let fits = origin.push(scheme)
-        && origin.push(b"://")
-        && origin.push(host)
-        && port.is_none_or(|p| origin.push(b":") && origin.push(p));
-    if !fits {
+    if authority.len() > MAX_AUTHORITY {
         return Err(invalid(url, "its host is too long"));
     }
-    Ok(origin)
+    let authority =
+        std::str::from_utf8(authority).map_err(|_| invalid(url, "its host is not valid UTF-8"))?;
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    if host_port.is_empty() || host_port.starts_with(':') {
+        return Err(invalid(url, "it has no host"));
+    }
+    // Only the authority is parsed: the path cannot change the origin, and
+    // may be huge or not UTF-8.
+    let mut head = String::with_capacity(sep + 4 + authority.len());
+    head.push_str(if scheme.len() == 4 { "http" } else { "https" });
+    head.push_str("://");
+    head.push_str(authority);
+    head.push('/');
+    let parsed = url::Url::parse(&head).map_err(|e| invalid(url, parse_reason(e)))?;
+    if let Some(url::Host::Ipv4(ip)) = parsed.host() {
+        let written = host_port.rsplit_once(':').map_or(host_port, |(h, _)| h);
+        if written != ip.to_string() {
+            return Err(invalid(
+                url,
+                "its host is an IPv4 address in a form HTTP clients read differently \
+                 (hex, octal, short or with a trailing dot); write it as four decimal \
+                 numbers, such as 127.0.0.1",
+            ));
+        }
+    }
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Ok(Origin(parsed.origin().ascii_serialization()));
+    }
+    // Without userinfo the serialization is the origin and its `/`: keep
+    // the one allocation the parse made.
+    let mut text = String::from(parsed);
+    text.pop();
+    Ok(Origin(text))
+}
+
+fn parse_reason(error: url::ParseError) -> &'static str {
+    use url::ParseError as E;
+    match error {
+        E::EmptyHost => "it has no host",
+        E::InvalidPort => "its port is not a number from 0 to 65535",
+        E::InvalidIpv4Address => "its host is not a valid IPv4 address",
+        E::InvalidIpv6Address => "its host is not a valid IPv6 address",
+        E::InvalidDomainCharacter => "its host holds a character no host name may hold",
+        E::IdnaError => "its host is not a valid internationalised domain name",
+        _ => "it is not a valid URL",
+    }
 }
 
 #[cfg(test)]
@@ -98,7 +122,7 @@ mod tests {
     use super::*;
 
     fn origin(url: &str) -> Result<String, Error> {
-        origin_of(url.as_bytes()).map(|o| String::from_utf8(o.as_bytes().to_vec()).unwrap())
+        origin_of(url.as_bytes()).map(Origin::into_string)
     }
 
     #[test]
@@ -114,6 +138,7 @@ mod tests {
             ),
             ("http://[::1]:8080/", "http://[::1]:8080"),
             ("http://[::1]/", "http://[::1]"),
+            ("http://bücher.example/", "http://xn--bcher-kva.example"),
         ] {
             assert_eq!(origin(url).unwrap(), want, "{url}");
         }
@@ -123,9 +148,12 @@ mod tests {
             "https:///x",
             "http://x:8a/",
             "example.com",
+            "http://127.0.0.1\\x/secret",
+            "http://victim\\@evil/secret",
+            "http://0x7f.1/",
         ] {
             assert!(origin(bad).is_err(), "{bad}");
         }
-        assert!(origin(&format!("https://{}/", "a".repeat(400))).is_err());
+        assert!(origin(&format!("https://{}/", "a".repeat(2000))).is_err());
     }
 }

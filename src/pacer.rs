@@ -1,13 +1,17 @@
 //! Per-host pacing (SPEC §8): the gap between the starts of two requests to
 //! one host is at least `max(floor, crawl-delay, request-rate interval)`,
-//! widened while the host answers 429 or 5xx. Sans-I/O: `reserve` says when
-//! a request may start; the caller sleeps.
+//! widened while the host answers 429 or 5xx, with at most a few requests
+//! in flight at once. Sans-I/O: `reserve` hands out a ticket for a start
+//! slot, the caller sleeps until it and `confirm`s just before sending, so
+//! that a backoff, a `Retry-After`, a kill switch or a slower pace recorded
+//! meanwhile holds back every request that has not started yet.
 
-use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use crate::origin::MAX_ORIGIN;
+use lru::LruCache;
+
 use crate::{Error, RequestRate, Rules};
 
 /// The pacer's settings. Times in ms.
@@ -18,9 +22,17 @@ pub struct PacerOptions {
     /// The largest gap backoff may widen to: 10 minutes (never below the
     /// host's own gap).
     pub backoff_cap_ms: u64,
-    /// At most this many hosts are tracked; idle ones are dropped first.
-    /// Default 100,000.
+    /// At most this many hosts are tracked. Default 100,000. At capacity,
+    /// the least recently used host that is safe to forget goes (see
+    /// [`Pacer::reserve`]); when none is, a new host is refused.
     pub capacity: usize,
+    /// At most this many requests to one host are in flight at once:
+    /// 1, one connection per host as a polite crawler keeps. 0 is taken as
+    /// 1.
+    pub max_in_flight: u32,
+    /// A request confirmed and never reported with [`Pacer::record`] frees
+    /// its in-flight place after this long: 120,000 (2 minutes).
+    pub in_flight_timeout_ms: u64,
 }
 
 impl Default for PacerOptions {
@@ -29,6 +41,8 @@ impl Default for PacerOptions {
             floor_ms: 1000,
             backoff_cap_ms: 600_000,
             capacity: 100_000,
+            max_in_flight: 1,
+            in_flight_timeout_ms: 120_000,
         }
     }
 }
@@ -37,45 +51,140 @@ impl Default for PacerOptions {
 const MAX_RETRY_AFTER_MS: u64 = 24 * 3600 * 1000;
 /// Backoff doubles the gap per throttling answer, up to this factor.
 const MAX_FACTOR: u64 = 1 << 10;
+/// Long enough for any DNS name (253 bytes) and a port.
+const MAX_HOST: usize = 320;
+/// At capacity, how many of the least recently used hosts are looked at
+/// for one that is safe to forget: eviction stays O(1).
+const EVICTION_PROBES: usize = 32;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 struct Host {
-    next_start: u64,
+    /// The next slot `reserve` hands out.
+    next_slot: u64,
+    /// When the last confirmed request started.
+    last_start: Option<u64>,
+    /// No request starts before this (`Retry-After`).
+    not_before: u64,
     delay_ms: u64,
     factor: u64,
     disabled: bool,
+    /// Bumped by whatever makes the slots handed out too early: tickets of
+    /// an older generation are given new slots when confirmed.
+    generation: u64,
+    /// When each request in flight frees its place if never reported.
+    in_flight: Vec<u64>,
 }
 
 impl Host {
-    const NEW: Host = Host {
-        next_start: 0,
-        delay_ms: 0,
-        factor: 1,
-        disabled: false,
-    };
+    fn new() -> Host {
+        Host {
+            next_slot: 0,
+            last_start: None,
+            not_before: 0,
+            delay_ms: 0,
+            factor: 1,
+            disabled: false,
+            generation: 0,
+            in_flight: Vec::new(),
+        }
+    }
+
+    /// The earliest start the host's state allows, for any request.
+    fn earliest(&self, gap: u64) -> u64 {
+        let after_last = self.last_start.map_or(0, |s| s.saturating_add(gap));
+        after_last.max(self.not_before)
+    }
+
+    /// Whether forgetting the host could let a request start sooner than
+    /// it may: not switched off, not backing off, nothing in flight, no
+    /// slot handed out ahead, and its gap since the last start passed.
+    fn safe_to_forget(&self, now: u64, gap: u64) -> bool {
+        !self.disabled
+            && self.factor == 1
+            && self.in_flight.iter().all(|&until| until <= now)
+            && self.next_slot <= now
+            && self.earliest(gap) <= now
+    }
+
+    /// Invalidates every slot handed out: they are given again, in the
+    /// order they are confirmed.
+    fn reschedule(&mut self, gap: u64) {
+        self.generation += 1;
+        self.next_slot = self.earliest(gap);
+    }
 }
 
-/// Hands out request start times per host, in order, thread-safe.
+/// A reserved start slot for one request to one host, from
+/// [`Pacer::reserve`]. Sleep until [`Ticket::start`], then
+/// [`Pacer::confirm`] it just before sending.
+#[derive(Debug)]
+pub struct Ticket {
+    host: Box<[u8]>,
+    start: u64,
+    generation: u64,
+    pacer: u64,
+    spent: bool,
+}
+
+impl Ticket {
+    /// When the request may start (ms), as far as is known now.
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
+    /// The host, as the pacer keys it (ASCII lower case).
+    pub fn host(&self) -> &[u8] {
+        &self.host
+    }
+}
+
+/// What [`Pacer::confirm`] answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Confirm {
+    /// Send the request now; report how it went with [`Pacer::record`],
+    /// which also frees its in-flight place.
+    Go,
+    /// Not yet: confirm again at `until` (ms). `busy` when the host has as
+    /// many requests in flight as allowed: one ending may free a place
+    /// sooner.
+    Wait {
+        /// When to confirm again.
+        until: u64,
+        /// Whether the in-flight limit is what holds the request back.
+        busy: bool,
+    },
+    /// The host is switched off: the ticket is spent, send nothing.
+    Disabled,
+}
+
+static PACER_IDS: AtomicU64 = AtomicU64::new(1);
+
+/// Hands out request start slots per host, in order, thread-safe.
 ///
 /// ```
-/// use robotstxt::{Pacer, PacerOptions, Robots};
+/// use robotstxt::{Confirm, Pacer, PacerOptions, Robots};
 /// let pacer = Pacer::new(PacerOptions { floor_ms: 0, ..Default::default() });
 /// let rules = Robots::parse(b"User-agent: *\nCrawl-delay: 0.25\n").rules_for("ExampleBot")?;
 /// pacer.set_rules("shop.test", &rules)?;
-/// assert_eq!(pacer.reserve("shop.test", 1_000)?, Some(1_000));
-/// assert_eq!(pacer.reserve("shop.test", 1_000)?, Some(1_250)); // the next slot
-/// pacer.record("shop.test", 1_100, Some(429), Some(60_000))?;   // Retry-After: 60
-/// assert_eq!(pacer.reserve("shop.test", 1_200)?, Some(61_100));
+/// let mut first = pacer.reserve("shop.test", 1_000)?.expect("not switched off");
+/// let mut second = pacer.reserve("shop.test", 1_000)?.expect("not switched off");
+/// assert_eq!((first.start(), second.start()), (1_000, 1_250)); // one gap apart
+/// assert_eq!(pacer.confirm(&mut first, 1_000)?, Confirm::Go);
+/// // The first answers 429 with Retry-After: 60 before the second starts.
+/// pacer.record("shop.test", 1_100, Some(429), Some(60_000))?;
+/// assert!(matches!(pacer.confirm(&mut second, 1_250)?, Confirm::Wait { until: 61_100, .. }));
+/// assert_eq!(pacer.confirm(&mut second, 61_100)?, Confirm::Go);
 /// # Ok::<(), robotstxt::Error>(())
 /// ```
 pub struct Pacer {
-    hosts: Mutex<HashMap<Box<[u8]>, Host>>,
+    hosts: Mutex<LruCache<Box<[u8]>, Host>>,
     options: PacerOptions,
+    id: u64,
 }
 
 /// A host name, lower-cased into a stack buffer so lookups do not allocate.
 struct HostKey {
-    buf: [u8; MAX_ORIGIN],
+    buf: [u8; MAX_HOST],
     len: usize,
 }
 
@@ -88,7 +197,7 @@ fn host_key(host: &[u8]) -> Result<HostKey, Error> {
         return Err(invalid("it is empty"));
     }
     let mut key = HostKey {
-        buf: [0; MAX_ORIGIN],
+        buf: [0; MAX_HOST],
         len: host.len(),
     };
     let slot = key
@@ -112,11 +221,17 @@ fn ceil_ms(d: Duration) -> u64 {
 }
 
 impl Pacer {
-    /// A pacer with no hosts yet.
+    /// A pacer with no hosts yet. A capacity of 0 is taken as 1.
     pub fn new(options: PacerOptions) -> Pacer {
+        let options = PacerOptions {
+            capacity: options.capacity.max(1),
+            max_in_flight: options.max_in_flight.max(1),
+            ..options
+        };
         Pacer {
-            hosts: Mutex::new(HashMap::new()),
+            hosts: Mutex::new(LruCache::unbounded()),
             options,
+            id: PACER_IDS.fetch_add(1, Ordering::Relaxed),
         }
     }
 
@@ -125,7 +240,8 @@ impl Pacer {
         &self.options
     }
 
-    fn lock(&self) -> MutexGuard<'_, HashMap<Box<[u8]>, Host>> {
+    fn lock(&self) -> MutexGuard<'_, LruCache<Box<[u8]>, Host>> {
+        // Every update is a plain assignment: keep serving after a panic.
         self.hosts
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -135,27 +251,50 @@ impl Pacer {
         &self,
         host: &[u8],
         now: u64,
-        f: impl FnOnce(&mut Host) -> T,
+        f: impl FnOnce(&mut Host, u64) -> T,
     ) -> Result<T, Error> {
         let key = host_key(host)?;
         let mut hosts = self.lock();
-        if let Some(h) = hosts.get_mut(key.as_bytes()) {
-            return Ok(f(h));
+        if !hosts.contains(key.as_bytes()) {
+            self.make_room(&mut hosts, now)?;
+            hosts.put(key.as_bytes().into(), Host::new());
         }
-        if hosts.len() >= self.options.capacity {
-            // Hosts with nothing pending carry no state worth keeping.
-            hosts.retain(|_, h| h.next_start > now || h.factor > 1 || h.disabled || h.delay_ms > 0);
-            if hosts.len() >= self.options.capacity {
-                let oldest = hosts
-                    .iter()
-                    .min_by_key(|(_, h)| h.next_start)
-                    .map(|(k, _)| k.clone());
-                if let Some(k) = oldest {
-                    hosts.remove(&k);
-                }
+        let h = hosts.get_mut(key.as_bytes()).expect("put above");
+        let gap = self.gap(h);
+        Ok(f(h, gap))
+    }
+
+    /// At capacity, forgets the least recently used host that is safe to
+    /// forget, among the few least recently used; switched-off hosts met on
+    /// the way move to the other end, since they stay unsafe until switched
+    /// back on.
+    fn make_room(&self, hosts: &mut LruCache<Box<[u8]>, Host>, now: u64) -> Result<(), Error> {
+        if hosts.len() < self.options.capacity {
+            return Ok(());
+        }
+        let mut victim = None;
+        let mut switched_off = Vec::new();
+        for (key, h) in hosts.iter().rev().take(EVICTION_PROBES) {
+            if h.safe_to_forget(now, self.gap(h)) {
+                victim = Some(key.clone());
+                break;
+            }
+            if h.disabled {
+                switched_off.push(key.clone());
             }
         }
-        Ok(f(hosts.entry(key.as_bytes().into()).or_insert(Host::NEW)))
+        for key in switched_off {
+            hosts.promote(&key);
+        }
+        match victim {
+            Some(key) => {
+                hosts.pop(&key);
+                Ok(())
+            }
+            None => Err(Error::PacerFull {
+                capacity: self.options.capacity,
+            }),
+        }
     }
 
     fn gap(&self, host: &Host) -> u64 {
@@ -164,30 +303,128 @@ impl Pacer {
             .min(self.options.backoff_cap_ms.max(base))
     }
 
-    /// Reserves the next start slot for `host` at `now`: returns when the
-    /// request may start (≥ `now`), or `None` while the host is switched
-    /// off. Slots are handed out in order, one gap apart, whatever the
-    /// number of callers.
+    /// Reserves the next start slot for `host` at `now`: a ticket whose
+    /// [`Ticket::start`] says when the request may start (≥ `now`), or
+    /// `None` while the host is switched off. Slots are handed out in
+    /// order, one gap apart, whatever the number of callers. Sleep until
+    /// the start, then [`Pacer::confirm`] the ticket.
+    ///
+    /// Cost: a hash lookup under a lock and one small allocation (the
+    /// ticket's host). At capacity, up to 32 of the least recently used
+    /// hosts are looked at for one that is safe to forget: not switched
+    /// off, not backing off, nothing in flight, and its gap since the last
+    /// start passed (a forgotten host's crawl delay comes back with the
+    /// next [`Pacer::set_rules`]).
     ///
     /// # Errors
-    /// [`Error::InvalidHost`] for an empty or over-long host.
-    pub fn reserve(&self, host: impl AsRef<[u8]>, now: u64) -> Result<Option<u64>, Error> {
-        self.with_host(host.as_ref(), now, |h| {
+    /// [`Error::InvalidHost`] for an empty or over-long host;
+    /// [`Error::PacerFull`] for a new host when no host can be forgotten.
+    pub fn reserve(&self, host: impl AsRef<[u8]>, now: u64) -> Result<Option<Ticket>, Error> {
+        let key = host.as_ref();
+        self.with_host(key, now, |h, gap| {
             if h.disabled {
                 return None;
             }
-            let start = h.next_start.max(now);
-            h.next_start = start.saturating_add(self.gap(h));
-            Some(start)
+            let start = h.next_slot.max(now).max(h.earliest(gap));
+            h.next_slot = start.saturating_add(gap);
+            let mut host: Box<[u8]> = key.into();
+            host.make_ascii_lowercase();
+            Some(Ticket {
+                host,
+                start,
+                generation: h.generation,
+                pacer: self.id,
+                spent: false,
+            })
         })
+    }
+
+    /// Whether the request of `ticket` may be sent at `now`, just before
+    /// sending: [`Confirm::Go`] takes an in-flight place, to be freed by
+    /// [`Pacer::record`]. A backoff, `Retry-After`, slower pace or kill
+    /// switch recorded since the ticket was reserved gives it a new slot
+    /// ([`Confirm::Wait`]) or voids it ([`Confirm::Disabled`]).
+    ///
+    /// # Errors
+    /// [`Error::InvalidTicket`] for a ticket of another pacer, or one that
+    /// already got `Go` or `Disabled`.
+    pub fn confirm(&self, ticket: &mut Ticket, now: u64) -> Result<Confirm, Error> {
+        if ticket.pacer != self.id {
+            return Err(Error::InvalidTicket {
+                reason: "belongs to another pacer",
+            });
+        }
+        if ticket.spent {
+            return Err(Error::InvalidTicket {
+                reason: "was already confirmed or voided",
+            });
+        }
+        let limit = self.options.max_in_flight as usize;
+        let timeout = self.options.in_flight_timeout_ms;
+        let answer = self.with_host(&ticket.host, now, |h, gap| {
+            if h.disabled {
+                return Confirm::Disabled;
+            }
+            if ticket.generation != h.generation {
+                let start = h.next_slot.max(now).max(h.earliest(gap));
+                h.next_slot = start.saturating_add(gap);
+                ticket.start = start;
+                ticket.generation = h.generation;
+            }
+            h.in_flight.retain(|&until| until > now);
+            let earliest = ticket.start.max(h.earliest(gap));
+            if now < earliest {
+                return Confirm::Wait {
+                    until: earliest,
+                    busy: false,
+                };
+            }
+            if h.in_flight.len() >= limit {
+                let frees = h.in_flight.iter().copied().min().unwrap_or(now);
+                return Confirm::Wait {
+                    until: frees,
+                    busy: true,
+                };
+            }
+            h.last_start = Some(now);
+            h.in_flight.push(now.saturating_add(timeout));
+            Confirm::Go
+        })?;
+        ticket.spent = !matches!(answer, Confirm::Wait { .. });
+        Ok(answer)
+    }
+
+    /// Gives an unsent ticket's slot back, when it is the last one handed
+    /// out: the next reservation may take it.
+    pub fn cancel(&self, mut ticket: Ticket) {
+        self.cancel_in_place(&mut ticket);
+    }
+
+    /// [`Pacer::cancel`] for a ticket the caller cannot give up (behind a
+    /// handle): it is spent after this.
+    pub(crate) fn cancel_in_place(&self, ticket: &mut Ticket) {
+        if ticket.pacer != self.id || ticket.spent {
+            return;
+        }
+        ticket.spent = true;
+        let mut hosts = self.lock();
+        if let Some(h) = hosts.peek_mut(&*ticket.host) {
+            let gap = self.gap(h);
+            if h.generation == ticket.generation && h.next_slot == ticket.start.saturating_add(gap)
+            {
+                h.next_slot = ticket.start;
+            }
+        }
     }
 
     /// Sets the host's own pace: the larger of `crawl_delay` and the
     /// request-rate interval (fractions of a second honoured, rounded up to
-    /// the ms). The floor still applies.
+    /// the ms). The floor still applies. A slower pace holds back the
+    /// requests not yet started.
     ///
     /// # Errors
-    /// [`Error::InvalidHost`] as [`Pacer::reserve`].
+    /// [`Error::InvalidHost`] and [`Error::PacerFull`] as
+    /// [`Pacer::reserve`].
     pub fn set_delay(
         &self,
         host: impl AsRef<[u8]>,
@@ -197,24 +434,33 @@ impl Pacer {
         let delay = crawl_delay
             .map_or(0, ceil_ms)
             .max(request_rate.map_or(0, |r| ceil_ms(r.interval())));
-        self.with_host(host.as_ref(), 0, |h| h.delay_ms = delay)
+        self.with_host(host.as_ref(), 0, |h, _| {
+            let slower = delay > h.delay_ms;
+            h.delay_ms = delay;
+            if slower {
+                h.reschedule(self.gap(h));
+            }
+        })
     }
 
     /// [`Pacer::set_delay`] from a crawler's rules.
     ///
     /// # Errors
-    /// [`Error::InvalidHost`] as [`Pacer::reserve`].
+    /// As [`Pacer::set_delay`].
     pub fn set_rules(&self, host: impl AsRef<[u8]>, rules: &Rules) -> Result<(), Error> {
         self.set_delay(host, rules.crawl_delay(), rules.request_rate())
     }
 
     /// Reports how a request to `host` that ended at `now` went: `status`
-    /// (`None` for a network error) and its `Retry-After` in ms. A 429 or
-    /// 5xx doubles the gap (capped) and a `Retry-After` pushes the next
-    /// slot at least that far; any other answer halves the backoff again.
+    /// (`None` for a network error) and its `Retry-After` in ms. Frees one
+    /// in-flight place. A 429 or 5xx doubles the gap (capped), a
+    /// `Retry-After` keeps every request from starting before it, and both
+    /// give every slot not yet confirmed a new one; any other answer
+    /// halves the backoff again.
     ///
     /// # Errors
-    /// [`Error::InvalidHost`] as [`Pacer::reserve`].
+    /// [`Error::InvalidHost`] and [`Error::PacerFull`] as
+    /// [`Pacer::reserve`].
     pub fn record(
         &self,
         host: impl AsRef<[u8]>,
@@ -222,26 +468,41 @@ impl Pacer {
         status: Option<u16>,
         retry_after_ms: Option<u64>,
     ) -> Result<(), Error> {
-        self.with_host(host.as_ref(), now, |h| {
+        self.with_host(host.as_ref(), now, |h, _| {
+            if let Some(oldest) = h.in_flight.iter().enumerate().min_by_key(|(_, &u)| u) {
+                let at = oldest.0;
+                h.in_flight.swap_remove(at);
+            }
             let throttled = matches!(status, Some(429 | 500..=599));
             if throttled {
                 h.factor = (h.factor * 2).min(MAX_FACTOR);
                 if let Some(wait) = retry_after_ms {
                     let until = now.saturating_add(wait.min(MAX_RETRY_AFTER_MS));
-                    h.next_start = h.next_start.max(until);
+                    h.not_before = h.not_before.max(until);
                 }
+                // Nothing starts sooner than a gap after this answer.
+                h.last_start = Some(h.last_start.map_or(now, |s| s.max(now)));
+                h.reschedule(self.gap(h));
             } else if status.is_some() {
                 h.factor = (h.factor / 2).max(1);
             }
         })
     }
 
-    /// Switches `host` off (`reserve` answers `None`) or back on.
+    /// Switches `host` off (no slots; tickets out are voided when
+    /// confirmed) or back on: a kill switch. A switched-off host is never
+    /// forgotten.
     ///
     /// # Errors
-    /// [`Error::InvalidHost`] as [`Pacer::reserve`].
+    /// [`Error::InvalidHost`] and [`Error::PacerFull`] as
+    /// [`Pacer::reserve`].
     pub fn set_enabled(&self, host: impl AsRef<[u8]>, enabled: bool) -> Result<(), Error> {
-        self.with_host(host.as_ref(), 0, |h| h.disabled = !enabled)
+        self.with_host(host.as_ref(), 0, |h, gap| {
+            if h.disabled == enabled {
+                h.disabled = !enabled;
+                h.reschedule(gap);
+            }
+        })
     }
 
     /// The gap now applied between two request starts to `host`, in ms.
@@ -249,7 +510,34 @@ impl Pacer {
     /// # Errors
     /// [`Error::InvalidHost`] as [`Pacer::reserve`].
     pub fn gap_ms(&self, host: impl AsRef<[u8]>) -> Result<u64, Error> {
-        self.with_host(host.as_ref(), 0, |h| self.gap(h))
+        let key = host_key(host.as_ref())?;
+        let hosts = self.lock();
+        Ok(match hosts.peek(key.as_bytes()) {
+            Some(h) => self.gap(h),
+            None => self.gap(&Host::new()),
+        })
+    }
+
+    /// How many requests to `host` are in flight at `now`.
+    ///
+    /// # Errors
+    /// [`Error::InvalidHost`] as [`Pacer::reserve`].
+    pub fn in_flight(&self, host: impl AsRef<[u8]>, now: u64) -> Result<usize, Error> {
+        let key = host_key(host.as_ref())?;
+        let hosts = self.lock();
+        Ok(hosts.peek(key.as_bytes()).map_or(0, |h| {
+            h.in_flight.iter().filter(|&&until| until > now).count()
+        }))
+    }
+
+    /// How many hosts are tracked.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no host is tracked.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -257,7 +545,7 @@ impl std::fmt::Debug for Pacer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pacer")
             .field("options", &self.options)
-            .field("hosts", &self.lock().len())
+            .field("hosts", &self.len())
             .finish()
     }
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::access::Cause;
 use crate::index::PrefixIndex;
 use crate::rate::RequestRate;
 use crate::robots::{slowest, Inner};
@@ -17,17 +18,35 @@ pub enum DecisionKind {
     Disallow,
     /// No rule matched (or the RFC `/robots.txt` exemption applied).
     NoMatch,
+    /// No file's rules: the robots.txt is unavailable (a 404, say) and
+    /// everything is allowed. [`Rules::blanket`] says why.
+    AllowAll,
+    /// No file's rules: the robots.txt is unreachable (a 5xx, a network
+    /// error, not fetched yet) and everything is disallowed until the next
+    /// try. [`Rules::blanket`] says why, [`Rules::retry_at`] when.
+    DisallowAll,
 }
 
 impl DecisionKind {
-    /// `allow`, `disallow` or `none`.
+    /// `allow`, `disallow`, `none`, `allow-all` or `disallow-all`.
     pub fn name(self) -> &'static str {
         match self {
             DecisionKind::Allow => "allow",
             DecisionKind::Disallow => "disallow",
             DecisionKind::NoMatch => "none",
+            DecisionKind::AllowAll => "allow-all",
+            DecisionKind::DisallowAll => "disallow-all",
         }
     }
+}
+
+/// A blanket answer that stands where a file's rules would, and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Blanket {
+    /// Whether everything is allowed (else everything is disallowed).
+    pub allowed: bool,
+    /// The fetch outcome that caused it.
+    pub cause: Cause,
 }
 
 /// The answer for one URL and the rule that gave it.
@@ -35,7 +54,8 @@ impl DecisionKind {
 pub struct Decision<'a> {
     /// May the crawler fetch the URL.
     pub allowed: bool,
-    /// The deciding rule's 1-based line, or 0 when no rule matched.
+    /// The deciding rule's 1-based line, or 0 when no rule matched or a
+    /// blanket answer decided.
     pub line: u32,
     /// The deciding rule's kind.
     pub kind: DecisionKind,
@@ -84,6 +104,10 @@ pub struct Rules {
     parts: Box<[Selection]>,
     /// A blanket answer (allow-all or disallow-all) instead of a file's rules.
     blanket: Option<bool>,
+    /// Why, for a blanket answer.
+    cause: Cause,
+    /// When the cache that handed these rules out tries the file again.
+    retry_at: Option<u64>,
     /// How a check runs, settled once here rather than at every check.
     check: Check,
 }
@@ -121,36 +145,78 @@ impl Rules {
             inner,
             parts,
             blanket: None,
+            cause: Cause::Caller,
+            retry_at: None,
         }
     }
 
     /// Rules that allow everything: what an unavailable robots.txt means
-    /// (§2.3.1.3, a 404). Decisions have no line. Their checks, like those
-    /// of any rules that match nothing, answer without reading the URL.
+    /// (§2.3.1.3, a 404). Decisions have line 0 and kind
+    /// [`DecisionKind::AllowAll`]. Their checks, like those of any rules
+    /// that match nothing, answer without reading the URL.
     pub fn allow_all(profile: Profile) -> Rules {
-        Rules::blanket(profile, true)
+        Rules::from_blanket(
+            profile,
+            Blanket {
+                allowed: true,
+                cause: Cause::Caller,
+            },
+        )
     }
 
     /// Rules that disallow everything: what an unreachable robots.txt means
     /// (§2.3.1.4, a 5xx), until it can be fetched. Decisions have line 0 and
-    /// kind [`DecisionKind::Disallow`]; in the RFC profile `/robots.txt`
-    /// itself stays allowed.
+    /// kind [`DecisionKind::DisallowAll`]; in the RFC profile `/robots.txt`
+    /// itself stays allowed (kind [`DecisionKind::NoMatch`]).
     pub fn disallow_all(profile: Profile) -> Rules {
-        Rules::blanket(profile, false)
+        Rules::from_blanket(
+            profile,
+            Blanket {
+                allowed: false,
+                cause: Cause::Caller,
+            },
+        )
     }
 
-    fn blanket(profile: Profile, allowed: bool) -> Rules {
+    /// Rules that answer `blanket` for every URL, reporting its cause.
+    pub fn from_blanket(profile: Profile, blanket: Blanket) -> Rules {
         let empty = crate::Robots::parse_with(b"", &crate::Options::new(profile));
         Rules {
             inner: empty.inner,
             parts: Box::new([]),
-            blanket: Some(allowed),
-            check: Check::new(profile, allowed),
+            blanket: Some(blanket.allowed),
+            cause: blanket.cause,
+            retry_at: None,
+            check: Check::new(profile, blanket.allowed),
         }
     }
 
-    /// `Some(allowed)` for [`Rules::allow_all`] and [`Rules::disallow_all`],
-    /// `None` for a file's rules.
+    /// These rules with `retry_at`: when the cache that hands them out will
+    /// fetch the file again (ms, the cache's clock), after a failed fetch.
+    pub fn with_retry_at(mut self, retry_at: Option<u64>) -> Rules {
+        self.retry_at = retry_at;
+        self
+    }
+
+    /// When the robots.txt these rules stand for will be fetched again
+    /// (ms), set when the last fetch failed: the rules are then an old copy
+    /// kept meanwhile, or a disallow-all. `None` otherwise.
+    pub fn retry_at(&self) -> Option<u64> {
+        self.retry_at
+    }
+
+    /// The blanket answer and its cause, for rules that stand where a
+    /// file's rules would; `None` for a file's rules.
+    pub fn blanket(&self) -> Option<Blanket> {
+        self.blanket.map(|allowed| Blanket {
+            allowed,
+            cause: self.cause,
+        })
+    }
+
+    /// `Some(allowed)` for a blanket answer ([`Rules::allow_all`],
+    /// [`Rules::disallow_all`], a cache's answer for a file it could not
+    /// use), `None` for a file's rules.
     pub fn blanket_answer(&self) -> Option<bool> {
         self.blanket
     }
@@ -182,11 +248,15 @@ impl Rules {
     /// past 4 KiB on the way (one temporary buffer).
     pub fn decide(&self, url: impl AsRef<[u8]>) -> Decision<'_> {
         match self.verdict(url.as_ref()) {
+            Verdict::NoMatch if self.blanket == Some(true) => Decision {
+                kind: DecisionKind::AllowAll,
+                ..Decision::NO_MATCH
+            },
             Verdict::NoMatch => Decision::NO_MATCH,
             Verdict::DisallowAll => Decision {
                 allowed: false,
                 line: 0,
-                kind: DecisionKind::Disallow,
+                kind: DecisionKind::DisallowAll,
                 pattern: "",
             },
             Verdict::Rule(id, _) => {

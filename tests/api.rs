@@ -152,9 +152,21 @@ fn rules_that_match_nothing_answer_every_url_alike() {
         for url in urls {
             assert!(rules.can_fetch(url), "{url:?}");
             let decision = rules.decide(url);
-            assert_eq!((decision.kind, decision.line), (DecisionKind::NoMatch, 0));
+            // A blanket answer says so; a file's rules that match nothing
+            // say no rule matched.
+            let kind = match rules.blanket_answer() {
+                Some(_) => DecisionKind::AllowAll,
+                None => DecisionKind::NoMatch,
+            };
+            assert_eq!((decision.kind, decision.line), (kind, 0), "{url:?}");
         }
     }
+    let closed = Rules::disallow_all(Profile::Google);
+    let decision = closed.decide("/x");
+    assert_eq!(
+        (decision.allowed, decision.kind, decision.line),
+        (false, DecisionKind::DisallowAll, 0)
+    );
     let closed = Rules::disallow_all(Profile::Rfc9309);
     assert!(closed.can_fetch("https://h/robots.txt") && closed.can_fetch("/robots%2Etxt"));
     assert!(!closed.can_fetch("/") && !closed.can_fetch(""));

@@ -399,7 +399,7 @@ fn options_out_of_range() {
                     retry_after_ms: Some(u64::MAX),
                     ..Default::default()
                 };
-                cache.store(&lease, now, &result);
+                cache.store(lease, now, &result).unwrap();
             }
             Lookup::Ready { .. } | Lookup::Wait { .. } => {}
         }
@@ -420,8 +420,15 @@ fn options_out_of_range() {
         floor_ms: u64::MAX,
         backoff_cap_ms: u64::MAX,
         capacity: 0,
+        max_in_flight: 0,
+        in_flight_timeout_ms: u64::MAX,
     });
-    assert_eq!(pacer.reserve("a.test", u64::MAX).unwrap(), Some(u64::MAX));
+    let mut ticket = pacer.reserve("a.test", u64::MAX).unwrap().unwrap();
+    assert_eq!(ticket.start(), u64::MAX);
+    assert_eq!(
+        pacer.confirm(&mut ticket, u64::MAX).unwrap(),
+        robotstxt::Confirm::Go
+    );
     pacer
         .record("a.test", u64::MAX, Some(503), Some(u64::MAX))
         .unwrap();
@@ -471,7 +478,8 @@ fn an_expired_lease_does_not_pin_its_origin() {
     else {
         panic!("a fetch for a new origin")
     };
-    drop(lease);
+    // The worker died without ending it (dropping it would give it back).
+    std::mem::forget(lease);
     // While the lease runs, its origin stays beside a new one.
     assert!(matches!(
         cache

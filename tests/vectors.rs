@@ -6,8 +6,9 @@ use robotstxt::access::{classify, AccessPolicy, Disposition};
 use std::collections::HashMap;
 
 use robotstxt::{
-    AfterLimit, Answer, Cache, CacheOptions, Cached, Entry, FetchResult, FreshnessPolicy, Lease,
-    Lookup, Options, Pacer, PacerOptions, Profile, RequestRate, Robots, Rules, WhenFetching,
+    AfterLimit, Answer, Cache, CacheOptions, Cached, Confirm, Entry, FetchResult, FreshnessPolicy,
+    Lease, Lookup, Options, Pacer, PacerOptions, Profile, RequestRate, Robots, Rules, Ticket,
+    WhenFetching,
 };
 use serde_json::{Map, Value};
 
@@ -466,10 +467,18 @@ fn check_answer(cache: &Cache, answer: &Cached, step: &Map<String, Value>, at: &
     if let Some(want) = step.get("answer") {
         let name = match answer {
             Cached::Rules(_) => "rules",
-            Cached::AllowAll => "allow_all",
-            Cached::DisallowAll => "disallow_all",
+            Cached::AllowAll(_) => "allow_all",
+            Cached::DisallowAll(_) => "disallow_all",
         };
         assert_eq!(name, want.as_str().unwrap(), "{at}: answer");
+    }
+    if let Some(want) = step.get("cause") {
+        let got = answer.blanket().map(|b| cause_json(b.cause));
+        assert_eq!(
+            got.as_ref(),
+            (!want.is_null()).then_some(want),
+            "{at}: cause"
+        );
     }
     if let Some(checks) = step.get("checks") {
         let token = step
@@ -485,6 +494,16 @@ fn check_answer(cache: &Cache, answer: &Cached, step: &Map<String, Value>, at: &
                 "{at}: {url}"
             );
         }
+    }
+}
+
+/// A blanket answer's cause as the vectors write it: `{"kind", "status"}`.
+fn cause_json(cause: robotstxt::Cause) -> Value {
+    match cause {
+        robotstxt::Cause::Status { status, .. } => {
+            serde_json::json!({ "kind": cause.name(), "status": status })
+        }
+        _ => serde_json::json!({ "kind": cause.name() }),
     }
 }
 
@@ -521,15 +540,34 @@ fn run_cache_case(case: &Map<String, Value>, at: &str) {
         }
         let now = ms(&step["at_s"]);
         if let Some(name) = step.get("store") {
-            check_fields(step, &["at_s", "store", "fetch", "note"], &at);
+            check_fields(step, &["at_s", "store", "fetch", "error", "note"], &at);
             let body = step["fetch"].get("body").map(bytes_of).unwrap_or_default();
             let result = fetch_result(&step["fetch"], &body, &at);
-            cache.store(&leases[name.as_str().unwrap()], now, &result);
+            let name = name.as_str().unwrap();
+            // A lease is stored once: a second store of it is refused.
+            let got = match leases.remove(name) {
+                Some(lease) => cache.store(lease, now, &result),
+                None => Err(robotstxt::Error::InvalidLease { reason: "ended" }),
+            };
+            match step.get("error") {
+                Some(e) => {
+                    assert_eq!(e, "invalid_lease", "{at}");
+                    assert!(
+                        matches!(got, Err(robotstxt::Error::InvalidLease { .. })),
+                        "{at}: {got:?}"
+                    );
+                }
+                None => {
+                    got.unwrap_or_else(|e| panic!("{at}: {e}"));
+                }
+            }
             continue;
         }
         if let Some(name) = step.get("abandon") {
             check_fields(step, &["at_s", "abandon", "note"], &at);
-            cache.abandon(&leases[name.as_str().unwrap()]);
+            if let Some(lease) = leases.remove(name.as_str().unwrap()) {
+                cache.abandon(lease).unwrap();
+            }
             continue;
         }
         check_fields(
@@ -548,6 +586,8 @@ fn run_cache_case(case: &Map<String, Value>, at: &str) {
                 "origin",
                 "until_s",
                 "error",
+                "cause",
+                "retry_at_s",
                 "note",
             ],
             &at,
@@ -573,10 +613,18 @@ fn run_cache_case(case: &Map<String, Value>, at: &str) {
         }
         let expect = step["expect"].as_str().unwrap();
         match got.unwrap() {
-            Lookup::Ready { answer, stale } => {
+            Lookup::Ready {
+                answer,
+                stale,
+                retry_at,
+            } => {
                 assert_eq!(expect, "ready", "{at}: expect");
                 if let Some(want) = step.get("stale") {
                     assert_eq!(stale, want.as_bool().unwrap(), "{at}: stale");
+                }
+                if let Some(want) = step.get("retry_at_s") {
+                    let want = (!want.is_null()).then(|| ms(want));
+                    assert_eq!(retry_at, want, "{at}: retry_at");
                 }
                 check_answer(&cache, &answer, step, &at);
             }
@@ -600,12 +648,44 @@ fn run_cache_case(case: &Map<String, Value>, at: &str) {
     }
 }
 
+fn run_origin_case(case: &Map<String, Value>, at: &str) {
+    check_fields(case, &["name", "url", "origin", "error", "note"], at);
+    let cache = Cache::new(CacheOptions::default());
+    let got = cache.lookup(case["url"].as_str().unwrap(), 0, WhenFetching::Wait);
+    match case.get("origin") {
+        Some(want) => {
+            let Ok(Lookup::Fetch(lease)) = got else {
+                panic!("{at}: {got:?}");
+            };
+            assert_eq!(lease.origin(), want.as_str().unwrap(), "{at}");
+            assert_eq!(lease.robots_url(), format!("{}/robots.txt", lease.origin()));
+        }
+        None => {
+            assert_eq!(case["error"], "invalid_url", "{at}");
+            assert!(
+                matches!(got, Err(robotstxt::Error::InvalidUrl { .. })),
+                "{at}: {got:?}"
+            );
+        }
+    }
+}
+
 fn run_pacing_case(case: &Map<String, Value>, at: &str) {
     check_fields(case, &["name", "options", "steps", "note"], at);
     let mut options = PacerOptions::default();
     if let Some(o) = case.get("options") {
         let o = o.as_object().unwrap();
-        check_fields(o, &["floor_s", "backoff_cap_s", "capacity"], at);
+        check_fields(
+            o,
+            &[
+                "floor_s",
+                "backoff_cap_s",
+                "capacity",
+                "max_in_flight",
+                "in_flight_timeout_s",
+            ],
+            at,
+        );
         if let Some(v) = o.get("floor_s") {
             options.floor_ms = ms(v);
         }
@@ -615,8 +695,15 @@ fn run_pacing_case(case: &Map<String, Value>, at: &str) {
         if let Some(v) = o.get("capacity") {
             options.capacity = v.as_u64().unwrap() as usize;
         }
+        if let Some(v) = o.get("max_in_flight") {
+            options.max_in_flight = v.as_u64().unwrap() as u32;
+        }
+        if let Some(v) = o.get("in_flight_timeout_s") {
+            options.in_flight_timeout_ms = ms(v);
+        }
     }
     let pacer = Pacer::new(options);
+    let mut tickets: HashMap<String, Ticket> = HashMap::new();
     for (i, step) in case["steps"].as_array().unwrap().iter().enumerate() {
         let step = step.as_object().unwrap();
         let at = format!("{at} step {i}");
@@ -625,8 +712,15 @@ fn run_pacing_case(case: &Map<String, Value>, at: &str) {
             &[
                 "at_s",
                 "reserve",
+                "ticket",
                 "start_s",
                 "error",
+                "confirm",
+                "expect",
+                "until_s",
+                "busy",
+                "cancel",
+                "in_flight",
                 "set_rules",
                 "set_delay",
                 "record",
@@ -639,17 +733,66 @@ fn run_pacing_case(case: &Map<String, Value>, at: &str) {
         let now = ms(&step["at_s"]);
         if let Some(host) = step.get("reserve") {
             let got = pacer.reserve(host.as_str().unwrap(), now);
-            if step.contains_key("error") {
+            if let Some(error) = step.get("error") {
+                match error.as_str().unwrap() {
+                    "invalid_host" => assert!(
+                        matches!(got, Err(robotstxt::Error::InvalidHost { .. })),
+                        "{at}: {got:?}"
+                    ),
+                    "pacer_full" => assert!(
+                        matches!(got, Err(robotstxt::Error::PacerFull { .. })),
+                        "{at}: {got:?}"
+                    ),
+                    other => panic!("{at}: error {other}"),
+                }
+                continue;
+            }
+            let ticket = got.unwrap_or_else(|e| panic!("{at}: {e}"));
+            let want = step["start_s"]
+                .as_f64()
+                .map(|s| (s * 1000.0).round() as u64);
+            assert_eq!(ticket.as_ref().map(Ticket::start), want, "{at}: start");
+            if let (Some(name), Some(ticket)) = (step.get("ticket"), ticket) {
+                tickets.insert(name.as_str().unwrap().to_owned(), ticket);
+            }
+        } else if let Some(name) = step.get("confirm") {
+            let ticket = tickets
+                .get_mut(name.as_str().unwrap())
+                .unwrap_or_else(|| panic!("{at}: no ticket {name}"));
+            let got = pacer.confirm(ticket, now);
+            if let Some(error) = step.get("error") {
+                assert_eq!(error, "invalid_ticket", "{at}");
                 assert!(
-                    matches!(got, Err(robotstxt::Error::InvalidHost { .. })),
+                    matches!(got, Err(robotstxt::Error::InvalidTicket { .. })),
                     "{at}: {got:?}"
                 );
                 continue;
             }
-            let want = step["start_s"]
-                .as_f64()
-                .map(|s| (s * 1000.0).round() as u64);
-            assert_eq!(got.unwrap(), want, "{at}: start");
+            let got = got.unwrap_or_else(|e| panic!("{at}: {e}"));
+            let (kind, until, busy) = match got {
+                Confirm::Go => ("go", None, false),
+                Confirm::Wait { until, busy } => ("wait", Some(until), busy),
+                Confirm::Disabled => ("disabled", None, false),
+            };
+            assert_eq!(kind, step["expect"].as_str().unwrap(), "{at}: confirm");
+            if let Some(want) = step.get("until_s") {
+                assert_eq!(until, Some(ms(want)), "{at}: until");
+            }
+            if let Some(want) = step.get("busy") {
+                assert_eq!(busy, want.as_bool().unwrap(), "{at}: busy");
+            }
+        } else if let Some(name) = step.get("cancel") {
+            let ticket = tickets.remove(name.as_str().unwrap()).unwrap();
+            pacer.cancel(ticket);
+        } else if let Some(count) = step.get("in_flight") {
+            let got = pacer
+                .in_flight(count["host"].as_str().unwrap(), now)
+                .unwrap();
+            assert_eq!(
+                got as u64,
+                count["count"].as_u64().unwrap(),
+                "{at}: in flight"
+            );
         } else if let Some(set) = step.get("set_rules") {
             let robots = Robots::parse(set["body"].as_str().unwrap().as_bytes());
             let rules = robots.rules_for(set["token"].as_str().unwrap()).unwrap();
@@ -712,6 +855,7 @@ fn every_vector() {
                 "access.json" => run_access_case(case, &at),
                 "cache.json" => run_cache_case(case, &at),
                 "pacing.json" => run_pacing_case(case, &at),
+                "origins.json" => run_origin_case(case, &at),
                 "freshness.json" => run_timeline(case, &at),
                 _ => {
                     run_parse_case(case, &at);

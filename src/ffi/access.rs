@@ -148,7 +148,7 @@ pub unsafe extern "C" fn robotstxt_access_classify(
 /// the status, redirects and body of `*fetch` are read.
 ///
 /// # Safety
-/// `fetch` and `options` must point to valid structs whose text fields are
+/// `fetch` and `options` must point to valid structs, with `fetch->body`
 /// valid text; `disposition_out` and `robots_out` must be writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn robotstxt_access_from_outcome(
@@ -161,13 +161,20 @@ pub unsafe extern "C" fn robotstxt_access_from_outcome(
     guard("robotstxt_access_from_outcome", || {
         // SAFETY: per the contract above.
         let (fetch, options) = unsafe { (handle(fetch, "fetch")?, handle(options, "options")?) };
+        // Only the status, redirects and body, as documented: validators
+        // this call ignores must not make it fail.
         // SAFETY: per the contract above.
-        let fetch = unsafe { fetch.to_core()? };
+        let body = unsafe { text(fetch.body, "fetch->body")? };
         let (policy, options) = (access_policy(policy)?, options.to_core()?);
         let disposition = Out::new(disposition_out, "disposition_out")?;
         let robots = Out::new(robots_out, "robots_out")?;
-        let access =
-            access::from_outcome(fetch.status, fetch.redirects, fetch.body, policy, &options);
+        let access = access::from_outcome(
+            http_status(fetch.http_status),
+            fetch.redirects,
+            body,
+            policy,
+            &options,
+        );
         let (code, handle) = match access {
             Access::FollowRules(robots) => (
                 ROBOTSTXT_DISPOSITION_FOLLOW_RULES,

@@ -3,20 +3,20 @@
 //! §6–7). The library does no I/O: a lookup tells one caller per origin to
 //! fetch, and that caller stores what it got.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex};
 
 use super::access::{disposition_code, robotstxt_disposition, robotstxt_fetch};
 use super::entry::{
     robotstxt_answer, robotstxt_freshness_policy, robotstxt_validators, ROBOTSTXT_ANSWER_ALLOW_ALL,
     ROBOTSTXT_ANSWER_DISALLOW_ALL, ROBOTSTXT_ANSWER_RULES,
 };
+use super::rules::robotstxt_blanket;
 use super::rules::robotstxt_rules;
 use super::status::{robotstxt_status, Failure};
 use super::{
     bytes, free_handle, guard, guard_value, handle, into_handle, robotstxt_str, Out, Outcome,
 };
-use crate::{Cache, CacheOptions, CacheStats, Cached, Lease, Lookup, WhenFetching};
+use crate::{Cache, CacheOptions, CacheStats, Cached, Error, Lease, Lookup, WhenFetching};
 
 /// What a lookup answers while another caller fetches the origin and no
 /// copy exists yet.
@@ -78,6 +78,16 @@ pub struct robotstxt_lookup {
     pub lease: *mut robotstxt_lease,
     /// WAIT: when the other caller's lease runs out, in ms.
     pub until_ms: u64,
+    /// READY: whether `answer` is a blanket answer, and the fetch outcome
+    /// that caused it (as `robotstxt_rules_blanket` on `rules` says too).
+    pub blanket: robotstxt_blanket,
+    /// READY: whether a retry is pending: the last fetch failed, and the
+    /// answer is an old copy kept meanwhile or a disallow-all.
+    pub has_retry_at: bool,
+    /// READY, with `has_retry_at`: when the cache will fetch again (ms):
+    /// ask again then. With `ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL` while
+    /// another caller fetches, when its lease runs out.
+    pub retry_at_ms: u64,
 }
 
 /// Counters since the cache was made.
@@ -113,33 +123,27 @@ pub struct robotstxt_cache {
 /// `robotstxt_lease_free`. It may move between threads, and calls on it may
 /// overlap; only `robotstxt_lease_free` must not overlap with other uses.
 pub struct robotstxt_lease {
-    lease: Lease,
+    /// Taken by the store or abandon that ends it.
+    lease: Mutex<Option<Lease>>,
+    origin: Box<str>,
     robots_url: String,
-    cache: Weak<Cache>,
-    ended: AtomicBool,
+    etag: Option<Box<[u8]>>,
+    last_modified: Option<Box<[u8]>>,
 }
 
 impl robotstxt_lease {
-    /// Ends the lease for `cache`, once.
-    fn end(&self, cache: &robotstxt_cache) -> Outcome {
-        if !std::ptr::eq(self.cache.as_ptr(), Arc::as_ptr(&cache.cache)) {
-            return Err(Failure::lease("belongs to another cache"));
-        }
-        if self.ended.swap(true, Ordering::AcqRel) {
-            return Err(Failure::lease("was already stored or abandoned"));
-        }
-        Ok(())
-    }
-}
-
-impl Drop for robotstxt_lease {
-    /// A lease freed without an outcome gives the fetch back at once,
-    /// instead of leaving other callers waiting out `lease_ms`.
-    fn drop(&mut self) {
-        if !*self.ended.get_mut() {
-            if let Some(cache) = self.cache.upgrade() {
-                cache.abandon(&self.lease);
-            }
+    /// Takes the lease out for `cache`, once; a lease of another cache
+    /// stays as it is.
+    fn take(&self, cache: &robotstxt_cache) -> Outcome<Lease> {
+        let mut held = self.lease.lock().unwrap_or_else(|p| p.into_inner());
+        match held.as_ref() {
+            None => Err(Failure::from(Error::InvalidLease {
+                reason: "was already stored or abandoned",
+            })),
+            Some(lease) if !cache.cache.issued(lease) => Err(Failure::from(Error::InvalidLease {
+                reason: "belongs to another cache",
+            })),
+            Some(_) => Ok(held.take().expect("checked above")),
         }
     }
 }
@@ -274,26 +278,37 @@ pub unsafe extern "C" fn robotstxt_cache_lookup(
             rules: std::ptr::null_mut(),
             lease: std::ptr::null_mut(),
             until_ms: 0,
+            blanket: robotstxt_blanket::of(None),
+            has_retry_at: false,
+            retry_at_ms: 0,
         };
         match cache.cache.lookup(url, now_ms, when)? {
-            Lookup::Ready { answer, stale } => {
-                let rules = cache.cache.select(&answer, token)?;
+            Lookup::Ready {
+                answer,
+                stale,
+                retry_at,
+            } => {
+                let rules = cache.cache.select(&answer, token)?.with_retry_at(retry_at);
                 lookup.answer = match answer {
                     Cached::Rules(_) => ROBOTSTXT_ANSWER_RULES,
-                    Cached::AllowAll => ROBOTSTXT_ANSWER_ALLOW_ALL,
-                    Cached::DisallowAll => ROBOTSTXT_ANSWER_DISALLOW_ALL,
+                    Cached::AllowAll(_) => ROBOTSTXT_ANSWER_ALLOW_ALL,
+                    Cached::DisallowAll(_) => ROBOTSTXT_ANSWER_DISALLOW_ALL,
                 };
                 lookup.stale = stale;
+                lookup.blanket = robotstxt_blanket::of(answer.blanket());
+                lookup.has_retry_at = retry_at.is_some();
+                lookup.retry_at_ms = retry_at.unwrap_or(0);
                 lookup.rules = into_handle(robotstxt_rules { rules });
             }
             Lookup::Fetch(lease) => {
                 lookup.kind = ROBOTSTXT_LOOKUP_FETCH;
                 lookup.answer = 0;
                 lookup.lease = into_handle(robotstxt_lease {
+                    origin: lease.origin().into(),
                     robots_url: lease.robots_url(),
-                    lease,
-                    cache: Arc::downgrade(&cache.cache),
-                    ended: AtomicBool::new(false),
+                    etag: lease.etag().map(Box::from),
+                    last_modified: lease.last_modified().map(Box::from),
+                    lease: Mutex::new(Some(lease)),
                 });
             }
             Lookup::Wait { until } => {
@@ -314,8 +329,13 @@ pub unsafe extern "C" fn robotstxt_cache_lookup(
 /// what the outcome meant to `*disposition_out` unless it is NULL. The cache
 /// keeps no pointer into `*fetch`. The lease must still be freed.
 ///
+/// A lease that ran out is still stored, unless a newer lease of its origin
+/// has stored a copy since: a late answer never replaces a newer one.
+///
 /// `ROBOTSTXT_STATUS_INVALID_LEASE` if the lease was already stored or
-/// abandoned, or came from another cache; nothing is stored then.
+/// abandoned, came from another cache, or ran out and a newer copy was
+/// stored since; nothing is stored then (a lease of another cache stays
+/// usable with its own).
 ///
 /// # Safety
 /// `cache` and `lease` must be live handles; `fetch` must point to a valid
@@ -340,8 +360,7 @@ pub unsafe extern "C" fn robotstxt_cache_store(
         };
         // SAFETY: per the contract above.
         let fetch = unsafe { fetch.to_core()? };
-        lease.end(cache)?;
-        let d = cache.cache.store(&lease.lease, now_ms, &fetch);
+        let d = cache.cache.store(lease.take(cache)?, now_ms, &fetch)?;
         if let Some(out) = Out::optional(disposition_out) {
             // SAFETY: writable per the contract.
             unsafe { out.put(disposition_code(d)) };
@@ -370,8 +389,7 @@ pub unsafe extern "C" fn robotstxt_cache_abandon(
                 handle(lease.cast_const(), "lease")?,
             )
         };
-        lease.end(cache)?;
-        cache.cache.abandon(&lease.lease);
+        cache.cache.abandon(lease.take(cache)?)?;
         Ok(())
     })
 }
@@ -498,7 +516,7 @@ pub unsafe extern "C" fn robotstxt_lease_origin(
         let ptr = Out::new(origin_out, "origin_out")?;
         let len = Out::new(origin_len_out, "origin_len_out")?;
         // SAFETY: writable per the contract.
-        unsafe { put_text(lease.lease.origin().as_bytes(), ptr, len) };
+        unsafe { put_text(lease.origin.as_bytes(), ptr, len) };
         Ok(())
     })
 }
@@ -544,7 +562,7 @@ pub unsafe extern "C" fn robotstxt_lease_validators(
         // SAFETY: per the contract above.
         let lease = unsafe { handle(lease, "lease")? };
         let out = Out::new(validators_out, "validators_out")?;
-        let (etag, last_modified) = (lease.lease.etag(), lease.lease.last_modified());
+        let (etag, last_modified) = (lease.etag.as_deref(), lease.last_modified.as_deref());
         let value = robotstxt_validators {
             has_etag: etag.is_some(),
             etag: etag.map_or(robotstxt_str::EMPTY, robotstxt_str::borrow),

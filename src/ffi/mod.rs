@@ -19,6 +19,8 @@ mod status;
 mod options;
 mod robots;
 
+mod agent;
+
 mod rules;
 
 mod diagnostics;

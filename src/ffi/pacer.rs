@@ -1,13 +1,15 @@
-//! `robotstxt_pacer`: when the next request to a host may start (SPEC §8).
-//! The library reads no clock: `robotstxt_pacer_reserve` says when, the
-//! caller sleeps.
+//! `robotstxt_pacer` and `robotstxt_ticket`: when the next request to a
+//! host may start (SPEC §8). The library reads no clock:
+//! `robotstxt_pacer_reserve` hands out a ticket that says when, the caller
+//! sleeps, then `robotstxt_pacer_confirm`s it just before sending.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use super::rules::robotstxt_rules;
 use super::status::{robotstxt_status, Failure};
 use super::{bytes, free_handle, guard, guard_value, handle, into_handle, Out, Outcome};
-use crate::{Pacer, PacerOptions, RequestRate, MAX_DELAY};
+use crate::{Confirm, Pacer, PacerOptions, RequestRate, Ticket, MAX_DELAY};
 
 /// The pacer's settings. Times in milliseconds. Start from
 /// `robotstxt_pacer_options_default()`.
@@ -19,9 +21,56 @@ pub struct robotstxt_pacer_options {
     /// The largest gap backoff may widen to: 600,000 (never below the host's
     /// own gap).
     pub backoff_cap_ms: u64,
-    /// At most this many hosts are tracked; idle ones are dropped first.
-    /// Default 100,000.
+    /// At most this many hosts are tracked: 100,000. At capacity the least
+    /// recently used host that is safe to forget goes (not switched off,
+    /// not backing off, nothing in flight, its gap passed); when none is, a
+    /// new host gets `ROBOTSTXT_STATUS_PACER_FULL`. 0 is taken as 1.
     pub capacity: usize,
+    /// At most this many requests to one host in flight at once: 1. 0 is
+    /// taken as 1.
+    pub max_in_flight: u32,
+    /// A request confirmed and never reported with `robotstxt_pacer_record`
+    /// frees its in-flight place after this long: 120,000 (2 minutes).
+    pub in_flight_timeout_ms: u64,
+}
+
+/// The kind of a `robotstxt_confirm`.
+pub type robotstxt_confirm_kind = u32;
+
+/// Send the request now; report how it went with `robotstxt_pacer_record`,
+/// which frees its in-flight place. The ticket is spent.
+pub const ROBOTSTXT_CONFIRM_GO: robotstxt_confirm_kind = 0;
+/// Not yet: sleep until `until_ms`, then confirm again.
+pub const ROBOTSTXT_CONFIRM_WAIT: robotstxt_confirm_kind = 1;
+/// The host is switched off: send nothing. The ticket is spent.
+pub const ROBOTSTXT_CONFIRM_DISABLED: robotstxt_confirm_kind = 2;
+
+/// The answer of `robotstxt_pacer_confirm`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct robotstxt_confirm {
+    /// A `ROBOTSTXT_CONFIRM_*` value.
+    pub kind: robotstxt_confirm_kind,
+    /// WAIT: when to confirm again (ms).
+    pub until_ms: u64,
+    /// WAIT: the host has as many requests in flight as allowed; one
+    /// ending may free a place before `until_ms`.
+    pub busy: bool,
+}
+
+/// A reserved start slot for one request to one host, from
+/// `robotstxt_pacer_reserve`. Calls on it may overlap; only
+/// `robotstxt_ticket_free` must not overlap with other uses. Free it with
+/// `robotstxt_ticket_free` (freeing an unconfirmed ticket keeps its slot
+/// used; `robotstxt_pacer_cancel` gives it back).
+pub struct robotstxt_ticket {
+    ticket: Mutex<Ticket>,
+}
+
+impl robotstxt_ticket {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Ticket> {
+        self.ticket.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// Hands out request start times per host, in order. Synchronised: any
@@ -33,13 +82,16 @@ pub struct robotstxt_pacer {
 }
 
 /// The default pacer options: a 1 s floor, backoff capped at 10 minutes,
-/// 100,000 hosts.
+/// 100,000 hosts, one request in flight per host, freed after 2 minutes
+/// if never reported.
 #[unsafe(no_mangle)]
 pub extern "C" fn robotstxt_pacer_options_default() -> robotstxt_pacer_options {
     let fallback = robotstxt_pacer_options {
         floor_ms: 1000,
         backoff_cap_ms: 600_000,
         capacity: 100_000,
+        max_in_flight: 1,
+        in_flight_timeout_ms: 120_000,
     };
     guard_value("robotstxt_pacer_options_default", fallback, || {
         let core = PacerOptions::default();
@@ -47,6 +99,8 @@ pub extern "C" fn robotstxt_pacer_options_default() -> robotstxt_pacer_options {
             floor_ms: core.floor_ms,
             backoff_cap_ms: core.backoff_cap_ms,
             capacity: core.capacity,
+            max_in_flight: core.max_in_flight,
+            in_flight_timeout_ms: core.in_flight_timeout_ms,
         }
     })
 }
@@ -70,6 +124,8 @@ pub unsafe extern "C" fn robotstxt_pacer_new(
             floor_ms: options.floor_ms,
             backoff_cap_ms: options.backoff_cap_ms,
             capacity: options.capacity,
+            max_in_flight: options.max_in_flight,
+            in_flight_timeout_ms: options.in_flight_timeout_ms,
         });
         // SAFETY: writable per the contract.
         unsafe { out.put(into_handle(robotstxt_pacer { pacer })) };
@@ -106,37 +162,155 @@ unsafe fn pacer_and_host<'a>(
 }
 
 /// Reserves the next start slot for `host` (a host name such as
-/// `example.com`, compared case-insensitively) at `now_ms`. Writes when
-/// the request may start (≥ `now_ms`) to `*start_ms_out` and true to
-/// `*has_start_out`; while the host is switched off
-/// (`robotstxt_pacer_set_enabled`), `*start_ms_out` is 0 and
-/// `*has_start_out` false. Slots go out in order, one gap apart, whatever
-/// the number of callers: sleep until the start, then send.
-/// `ROBOTSTXT_STATUS_INVALID_HOST` for an empty or over-long host.
+/// `example.com`, compared case-insensitively) at `now_ms` and writes a new
+/// ticket to `*ticket_out`, or NULL while the host is switched off
+/// (`robotstxt_pacer_set_enabled`). Slots go out in order, one gap apart,
+/// whatever the number of callers: sleep until `robotstxt_ticket_start`,
+/// then `robotstxt_pacer_confirm` the ticket just before sending, so that a
+/// backoff, `Retry-After`, slower pace or kill switch recorded meanwhile
+/// still holds the request back. Free the ticket with
+/// `robotstxt_ticket_free`. `ROBOTSTXT_STATUS_INVALID_HOST` for an empty or
+/// over-long host, `ROBOTSTXT_STATUS_PACER_FULL` for a new host when none
+/// can be forgotten.
 ///
 /// # Safety
 /// `pacer` must be a live handle; `host` readable for `host_len` bytes (or
-/// NULL when 0); both outputs writable.
+/// NULL when 0); `ticket_out` writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn robotstxt_pacer_reserve(
     pacer: *const robotstxt_pacer,
     host: *const u8,
     host_len: usize,
     now_ms: u64,
-    start_ms_out: *mut u64,
-    has_start_out: *mut bool,
+    ticket_out: *mut *mut robotstxt_ticket,
 ) -> robotstxt_status {
     guard("robotstxt_pacer_reserve", || {
         // SAFETY: per the contract above.
         let (pacer, host) = unsafe { pacer_and_host(pacer, host, host_len)? };
-        let start = Out::new(start_ms_out, "start_ms_out")?;
-        let has_start = Out::new(has_start_out, "has_start_out")?;
-        let slot = pacer.reserve(host, now_ms)?;
+        let out = Out::new(ticket_out, "ticket_out")?;
+        let ticket = pacer
+            .reserve(host, now_ms)?
+            .map_or(std::ptr::null_mut(), |t| {
+                into_handle(robotstxt_ticket {
+                    ticket: Mutex::new(t),
+                })
+            });
         // SAFETY: writable per the contract.
-        unsafe {
-            start.put(slot.unwrap_or(0));
-            has_start.put(slot.is_some());
-        }
+        unsafe { out.put(ticket) };
+        Ok(())
+    })
+}
+
+/// When the ticket's request may start (ms), as far as is known: after a
+/// `ROBOTSTXT_CONFIRM_WAIT` it is the new time. 0 for NULL.
+///
+/// # Safety
+/// `ticket` must be NULL or a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_ticket_start(ticket: *const robotstxt_ticket) -> u64 {
+    guard_value("robotstxt_ticket_start", 0, || {
+        // SAFETY: per the contract above.
+        unsafe { ticket.as_ref() }.map_or(0, |t| t.lock().start())
+    })
+}
+
+/// Frees a ticket. NULL does nothing.
+///
+/// # Safety
+/// `ticket` must be NULL or a live handle, not used again after this.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_ticket_free(ticket: *mut robotstxt_ticket) {
+    // SAFETY: forwarded to the caller.
+    unsafe { free_handle("robotstxt_ticket_free", ticket) }
+}
+
+/// Asks, just before sending, whether the request of `ticket` may start
+/// at `now_ms`, and writes the answer to `*confirm_out`:
+/// `ROBOTSTXT_CONFIRM_GO` (send now: an in-flight place is taken until
+/// `robotstxt_pacer_record`), `ROBOTSTXT_CONFIRM_WAIT` (sleep until
+/// `until_ms` and confirm again; a backoff or slower pace recorded since
+/// the reservation gives the ticket a new slot) or
+/// `ROBOTSTXT_CONFIRM_DISABLED` (the host is switched off).
+/// `ROBOTSTXT_STATUS_INVALID_TICKET` for a ticket already spent (GO or
+/// DISABLED) or from another pacer.
+///
+/// # Safety
+/// `pacer` and `ticket` must be live handles; `confirm_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_pacer_confirm(
+    pacer: *const robotstxt_pacer,
+    ticket: *const robotstxt_ticket,
+    now_ms: u64,
+    confirm_out: *mut robotstxt_confirm,
+) -> robotstxt_status {
+    guard("robotstxt_pacer_confirm", || {
+        // SAFETY: per the contract above.
+        let (pacer, ticket) = unsafe { (handle(pacer, "pacer")?, handle(ticket, "ticket")?) };
+        let out = Out::new(confirm_out, "confirm_out")?;
+        let answer = pacer.pacer.confirm(&mut ticket.lock(), now_ms)?;
+        let value = match answer {
+            Confirm::Go => robotstxt_confirm {
+                kind: ROBOTSTXT_CONFIRM_GO,
+                until_ms: 0,
+                busy: false,
+            },
+            Confirm::Wait { until, busy } => robotstxt_confirm {
+                kind: ROBOTSTXT_CONFIRM_WAIT,
+                until_ms: until,
+                busy,
+            },
+            Confirm::Disabled => robotstxt_confirm {
+                kind: ROBOTSTXT_CONFIRM_DISABLED,
+                until_ms: 0,
+                busy: false,
+            },
+        };
+        // SAFETY: writable per the contract.
+        unsafe { out.put(value) };
+        Ok(())
+    })
+}
+
+/// Gives an unsent ticket's slot back when it is the last one handed out
+/// (the caller gave up on the request). The ticket is spent; it must
+/// still be freed.
+///
+/// # Safety
+/// `pacer` and `ticket` must be live handles.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_pacer_cancel(
+    pacer: *const robotstxt_pacer,
+    ticket: *const robotstxt_ticket,
+) -> robotstxt_status {
+    guard("robotstxt_pacer_cancel", || {
+        // SAFETY: per the contract above.
+        let (pacer, ticket) = unsafe { (handle(pacer, "pacer")?, handle(ticket, "ticket")?) };
+        pacer.pacer.cancel_in_place(&mut ticket.lock());
+        Ok(())
+    })
+}
+
+/// Writes how many requests to `host` are in flight at `now_ms` to
+/// `*count_out`.
+///
+/// # Safety
+/// `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+/// NULL when 0); `count_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_pacer_in_flight(
+    pacer: *const robotstxt_pacer,
+    host: *const u8,
+    host_len: usize,
+    now_ms: u64,
+    count_out: *mut usize,
+) -> robotstxt_status {
+    guard("robotstxt_pacer_in_flight", || {
+        // SAFETY: per the contract above.
+        let (pacer, host) = unsafe { pacer_and_host(pacer, host, host_len)? };
+        let out = Out::new(count_out, "count_out")?;
+        let count = pacer.in_flight(host, now_ms)?;
+        // SAFETY: writable per the contract.
+        unsafe { out.put(count) };
         Ok(())
     })
 }
@@ -230,9 +404,11 @@ pub unsafe extern "C" fn robotstxt_pacer_set_rules(
 
 /// Reports how a request to `host` that ended at `now_ms` went:
 /// `http_status` (0 for a network error or timeout) and, when
-/// `has_retry_after`, its `Retry-After` in ms. A 429 or 5xx doubles the gap
-/// (up to the backoff cap) and a `Retry-After` pushes the next slot at least
-/// that far (up to a day); any other status halves the backoff again.
+/// `has_retry_after`, its `Retry-After` in ms. Frees one in-flight place.
+/// A 429 or 5xx doubles the gap (up to the backoff cap), a `Retry-After`
+/// keeps every request from starting before it (up to a day), and both
+/// give every ticket not yet confirmed a new slot; any other status halves
+/// the backoff again.
 ///
 /// # Safety
 /// `pacer` must be a live handle; `host` readable for `host_len` bytes (or
@@ -258,7 +434,8 @@ pub unsafe extern "C" fn robotstxt_pacer_record(
 }
 
 /// Switches `host` off (`enabled` false: `robotstxt_pacer_reserve` hands
-/// out no slot) or back on: a kill switch.
+/// out no ticket, and tickets out confirm as `ROBOTSTXT_CONFIRM_DISABLED`)
+/// or back on: a kill switch. A switched-off host is never forgotten.
 ///
 /// # Safety
 /// `pacer` must be a live handle; `host` readable for `host_len` bytes (or
@@ -311,6 +488,7 @@ mod tests {
     fn handle_is_send_and_sync() {
         fn shared<T: Send + Sync>() {}
         shared::<robotstxt_pacer>();
+        shared::<robotstxt_ticket>();
     }
 
     #[test]

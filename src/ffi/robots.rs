@@ -4,7 +4,7 @@ use super::options::{profile_code, robotstxt_options, robotstxt_profile};
 use super::rules::robotstxt_rules;
 use super::status::{robotstxt_status, Failure};
 use super::{bytes, free_handle, guard, handle, into_handle, robotstxt_str, text, Out, Outcome};
-use crate::{Robots, Rules};
+use crate::{Options, Robots, Rules};
 
 /// A parsed robots.txt. Immutable: any number of threads may use one handle
 /// at the same time. Free it with `robotstxt_robots_free`, once, after every
@@ -40,8 +40,9 @@ pub unsafe extern "C" fn robotstxt_robots_parse(
     })
 }
 
-/// Parses like `robotstxt_robots_parse`, with `*options`. An unknown profile
-/// gives `ROBOTSTXT_STATUS_INVALID_OPTION` and a parse limit out of range
+/// Parses like `robotstxt_robots_parse`, with `*options`; NULL `options`
+/// means the defaults. An unknown profile gives
+/// `ROBOTSTXT_STATUS_INVALID_OPTION` and a parse limit out of range
 /// `ROBOTSTXT_STATUS_PARSE_LIMIT`; nothing is written then.
 ///
 /// # Safety
@@ -56,10 +57,13 @@ pub unsafe extern "C" fn robotstxt_robots_parse_with(
 ) -> robotstxt_status {
     guard("robotstxt_robots_parse_with", || {
         // SAFETY: per the contract above.
-        let (body, options) =
-            unsafe { (bytes(body, body_len, "body")?, handle(options, "options")?) };
+        let (body, options) = unsafe { (bytes(body, body_len, "body")?, options.as_ref()) };
         let out = Out::new(robots_out, "robots_out")?;
-        let robots = Robots::parse_with(body, &options.to_core()?);
+        let options = match options {
+            Some(options) => options.to_core()?,
+            None => Options::default(),
+        };
+        let robots = Robots::parse_with(body, &options);
         // SAFETY: `robots_out` is writable per the contract.
         unsafe { out.put(into_handle(robotstxt_robots { robots })) };
         Ok(())

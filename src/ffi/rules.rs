@@ -5,7 +5,7 @@ use std::ffi::{c_char, CStr};
 
 use super::status::robotstxt_status;
 use super::{bytes, free_handle, guard, guard_value, handle, robotstxt_str, Out};
-use crate::{DecisionKind, Rules};
+use crate::{Cause, DecisionKind, Rules};
 
 /// The rules that apply to one crawler. Immutable: any number of threads
 /// may use one handle at the same time. Independent of the
@@ -24,6 +24,73 @@ pub const ROBOTSTXT_DECISION_NONE: robotstxt_decision_kind = 0;
 pub const ROBOTSTXT_DECISION_ALLOW: robotstxt_decision_kind = 1;
 /// A `disallow` rule decided.
 pub const ROBOTSTXT_DECISION_DISALLOW: robotstxt_decision_kind = 2;
+/// No file's rules: the robots.txt is unavailable (a 404, say) and
+/// everything is allowed. `robotstxt_rules_blanket` says why.
+pub const ROBOTSTXT_DECISION_ALLOW_ALL: robotstxt_decision_kind = 3;
+/// No file's rules: the robots.txt is unreachable (a 5xx, a network error,
+/// not fetched yet) and everything is disallowed until the next try.
+/// `robotstxt_rules_blanket` says why, `robotstxt_rules_retry_at` when.
+pub const ROBOTSTXT_DECISION_DISALLOW_ALL: robotstxt_decision_kind = 4;
+
+/// Why a blanket answer stands where a file's rules would.
+pub type robotstxt_cause = u32;
+
+/// Not a blanket answer: a file's rules.
+pub const ROBOTSTXT_CAUSE_NONE: robotstxt_cause = 0;
+/// The fetch ended with `http_status` after `redirects` redirects.
+pub const ROBOTSTXT_CAUSE_STATUS: robotstxt_cause = 1;
+/// The fetch got no response: a network error or a timeout.
+pub const ROBOTSTXT_CAUSE_NO_RESPONSE: robotstxt_cause = 2;
+/// No fetch has been stored for the origin yet.
+pub const ROBOTSTXT_CAUSE_NOT_FETCHED: robotstxt_cause = 3;
+/// The file stayed unreachable past the policy's limit, which then allows
+/// all.
+pub const ROBOTSTXT_CAUSE_UNREACHABLE_LIMIT: robotstxt_cause = 4;
+/// Made by the caller.
+pub const ROBOTSTXT_CAUSE_CALLER: robotstxt_cause = 5;
+
+/// A blanket answer and its cause.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct robotstxt_blanket {
+    /// Whether these rules answer for every URL at once.
+    pub is_blanket: bool,
+    /// For a blanket answer: everything allowed, else everything
+    /// disallowed.
+    pub allowed: bool,
+    /// A `ROBOTSTXT_CAUSE_*` value.
+    pub cause: robotstxt_cause,
+    /// `ROBOTSTXT_CAUSE_STATUS`: the final HTTP status; else 0.
+    pub http_status: u16,
+    /// `ROBOTSTXT_CAUSE_STATUS`: the redirects followed; else 0.
+    pub redirects: u32,
+}
+
+impl robotstxt_blanket {
+    pub(super) fn of(blanket: Option<crate::Blanket>) -> robotstxt_blanket {
+        let mut out = robotstxt_blanket {
+            is_blanket: blanket.is_some(),
+            allowed: blanket.is_some_and(|b| b.allowed),
+            cause: ROBOTSTXT_CAUSE_NONE,
+            http_status: 0,
+            redirects: 0,
+        };
+        if let Some(b) = blanket {
+            out.cause = match b.cause {
+                Cause::Status { status, redirects } => {
+                    out.http_status = status;
+                    out.redirects = redirects;
+                    ROBOTSTXT_CAUSE_STATUS
+                }
+                Cause::NoResponse => ROBOTSTXT_CAUSE_NO_RESPONSE,
+                Cause::NotFetched => ROBOTSTXT_CAUSE_NOT_FETCHED,
+                Cause::UnreachableLimit => ROBOTSTXT_CAUSE_UNREACHABLE_LIMIT,
+                Cause::Caller => ROBOTSTXT_CAUSE_CALLER,
+            };
+        }
+        out
+    }
+}
 
 /// The answer for one URL and the line that gave it.
 #[repr(C)]
@@ -31,7 +98,8 @@ pub const ROBOTSTXT_DECISION_DISALLOW: robotstxt_decision_kind = 2;
 pub struct robotstxt_decision {
     /// May the crawler fetch the URL.
     pub allowed: bool,
-    /// The deciding rule's 1-based line, or 0 when no rule matched.
+    /// The deciding rule's 1-based line, or 0 when no rule matched or a
+    /// blanket answer decided.
     pub line: u32,
     /// A `ROBOTSTXT_DECISION_*` value.
     pub kind: robotstxt_decision_kind,
@@ -101,11 +169,63 @@ pub unsafe extern "C" fn robotstxt_rules_decide(
                 DecisionKind::NoMatch => ROBOTSTXT_DECISION_NONE,
                 DecisionKind::Allow => ROBOTSTXT_DECISION_ALLOW,
                 DecisionKind::Disallow => ROBOTSTXT_DECISION_DISALLOW,
+                DecisionKind::AllowAll => ROBOTSTXT_DECISION_ALLOW_ALL,
+                DecisionKind::DisallowAll => ROBOTSTXT_DECISION_DISALLOW_ALL,
             },
             pattern: robotstxt_str::borrow(d.pattern.as_bytes()),
         };
         // SAFETY: writable per the contract.
         unsafe { out.put(decision) };
+        Ok(())
+    })
+}
+
+/// Writes to `*blanket_out` whether these rules are a blanket answer (from
+/// a cache, for a robots.txt it could not use, or made by the caller) and
+/// the fetch outcome that caused it.
+///
+/// # Safety
+/// `rules` must be a live handle; `blanket_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_blanket(
+    rules: *const robotstxt_rules,
+    blanket_out: *mut robotstxt_blanket,
+) -> robotstxt_status {
+    guard("robotstxt_rules_blanket", || {
+        // SAFETY: per the contract above.
+        let rules = unsafe { handle(rules, "rules")? };
+        let out = Out::new(blanket_out, "blanket_out")?;
+        // SAFETY: writable per the contract.
+        unsafe { out.put(robotstxt_blanket::of(rules.rules.blanket())) };
+        Ok(())
+    })
+}
+
+/// Writes when the cache that handed these rules out will fetch the
+/// robots.txt again (ms, the clock of the lookup) to `*retry_at_ms_out`,
+/// and true to `*has_retry_at_out`, when its last fetch failed: the rules
+/// are then an old copy kept meanwhile, or a disallow-all. Otherwise 0 and
+/// false.
+///
+/// # Safety
+/// `rules` must be a live handle; both outputs writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_retry_at(
+    rules: *const robotstxt_rules,
+    retry_at_ms_out: *mut u64,
+    has_retry_at_out: *mut bool,
+) -> robotstxt_status {
+    guard("robotstxt_rules_retry_at", || {
+        // SAFETY: per the contract above.
+        let rules = unsafe { handle(rules, "rules")? };
+        let at = Out::new(retry_at_ms_out, "retry_at_ms_out")?;
+        let has = Out::new(has_retry_at_out, "has_retry_at_out")?;
+        let retry_at = rules.rules.retry_at();
+        // SAFETY: writable per the contract.
+        unsafe {
+            at.put(retry_at.unwrap_or(0));
+            has.put(retry_at.is_some());
+        }
         Ok(())
     })
 }

@@ -33,14 +33,25 @@ pub const ROBOTSTXT_STATUS_INVALID_OPTION: robotstxt_status = 6;
 /// An index at or past the count (sitemaps, diagnostics).
 pub const ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE: robotstxt_status = 7;
 /// A URL the cache cannot key: not an absolute `http`/`https` URL with a
-/// host.
+/// host, or one whose authority HTTP clients read differently (a
+/// backslash, whitespace, a control byte or a `%`-escape in it, an IPv4
+/// address not written as four decimal numbers).
 pub const ROBOTSTXT_STATUS_INVALID_URL: robotstxt_status = 8;
 /// A host name the pacer cannot key: empty or too long.
 pub const ROBOTSTXT_STATUS_INVALID_HOST: robotstxt_status = 9;
-/// A cache lease that was already stored or abandoned, or that came from
-/// another cache. Each lease from `robotstxt_cache_lookup` is stored or
-/// abandoned once, with the cache that handed it out.
+/// A cache lease that was already stored or abandoned, that came from
+/// another cache, or that ran out and a newer copy of its origin was stored
+/// since. Each lease from `robotstxt_cache_lookup` is stored or abandoned
+/// once, with the cache that handed it out.
 pub const ROBOTSTXT_STATUS_INVALID_LEASE: robotstxt_status = 10;
+/// A pacer ticket that was already confirmed (go) or voided (host switched
+/// off), or that came from another pacer.
+pub const ROBOTSTXT_STATUS_INVALID_TICKET: robotstxt_status = 11;
+/// The pacer tracks as many hosts as its capacity and none of them can be
+/// forgotten safely (switched off, backing off, a request in flight or its
+/// gap not yet passed): a new host is refused. Raise the capacity or try
+/// again later.
+pub const ROBOTSTXT_STATUS_PACER_FULL: robotstxt_status = 12;
 /// A bug in the library: it panicked, and the panic was stopped at the
 /// boundary. The handles passed are still valid; please report it with the
 /// message from `robotstxt_last_error`.
@@ -94,14 +105,6 @@ impl Failure {
         }
     }
 
-    /// A lease used after it ended, or with another cache.
-    pub(super) fn lease(why: &'static str) -> Failure {
-        Failure {
-            status: ROBOTSTXT_STATUS_INVALID_LEASE,
-            message: format!("the lease {why}: store or abandon each lease once, with the cache that handed it out"),
-        }
-    }
-
     /// An unknown value for an enumeration typedef, said in the core's words.
     pub(super) fn option(name: &'static str, expected: &'static str) -> Failure {
         Failure::from(Error::InvalidOption { name, expected })
@@ -140,12 +143,17 @@ impl Failure {
 impl From<Error> for Failure {
     fn from(error: Error) -> Failure {
         let status = match error {
-            Error::InvalidToken { .. } => ROBOTSTXT_STATUS_INVALID_TOKEN,
+            Error::InvalidToken { .. } | Error::InvalidUserAgent { .. } => {
+                ROBOTSTXT_STATUS_INVALID_TOKEN
+            }
             Error::NoTokens => ROBOTSTXT_STATUS_NO_TOKENS,
             Error::ParseLimit { .. } => ROBOTSTXT_STATUS_PARSE_LIMIT,
             Error::InvalidOption { .. } => ROBOTSTXT_STATUS_INVALID_OPTION,
             Error::InvalidUrl { .. } => ROBOTSTXT_STATUS_INVALID_URL,
             Error::InvalidHost { .. } => ROBOTSTXT_STATUS_INVALID_HOST,
+            Error::InvalidLease { .. } => ROBOTSTXT_STATUS_INVALID_LEASE,
+            Error::InvalidTicket { .. } => ROBOTSTXT_STATUS_INVALID_TICKET,
+            Error::PacerFull { .. } => ROBOTSTXT_STATUS_PACER_FULL,
         };
         Failure {
             status,
@@ -179,7 +187,11 @@ pub extern "C" fn robotstxt_status_message(status: robotstxt_status) -> *const c
         ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE => c"the index is out of range",
         ROBOTSTXT_STATUS_INVALID_URL => c"the URL is not an absolute http or https URL",
         ROBOTSTXT_STATUS_INVALID_HOST => c"the host name is empty or too long",
-        ROBOTSTXT_STATUS_INVALID_LEASE => c"the lease has ended or belongs to another cache",
+        ROBOTSTXT_STATUS_INVALID_LEASE => {
+            c"the lease has ended, belongs to another cache, or was overtaken by a newer copy"
+        }
+        ROBOTSTXT_STATUS_INVALID_TICKET => c"the ticket was spent or belongs to another pacer",
+        ROBOTSTXT_STATUS_PACER_FULL => c"the pacer is full of hosts it cannot forget",
         ROBOTSTXT_STATUS_PANIC => c"the library panicked (a bug)",
         _ => c"unknown status",
     };
