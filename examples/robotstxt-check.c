@@ -3,11 +3,16 @@
  * with the interface of Google's robots_main, on the robotstxt C API.
  *
  *     robotstxt-check [OPTIONS] ROBOTS_FILE USER_AGENT URL...
+ *     robotstxt-check [OPTIONS] --user-agent HEADER ROBOTS_FILE URL...
  *
  * Prints one line per URL, `user-agent '<ua>' with URI '<url>': ALLOWED` or
  * `DISALLOWED`, and exits 0 when every URL is allowed, 1 when one is not,
- * 2 on a usage or I/O error (message on stderr). ROBOTS_FILE `-` reads
- * standard input. Run with --help for the options.
+ * 2 on a usage or I/O error (message on stderr). --user-agent takes a whole
+ * User-Agent header instead of USER_AGENT and finds its product token with
+ * robotstxt_product_token. Options go before the arguments; `--` ends them.
+ * ROBOTS_FILE `-` reads standard input, and only as far as the parse limit.
+ * Control bytes and `\` in printed text are escaped (`\n`, `\x1b`, `\\`),
+ * so a URL cannot forge a line. Run with --help for the options.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,15 +25,23 @@ enum { EXIT_ALLOWED = 0, EXIT_DISALLOWED = 1, EXIT_USAGE = 2 };
 
 static const char USAGE[] =
     "usage: robotstxt-check [OPTIONS] ROBOTS_FILE USER_AGENT URL...\n"
+    "       robotstxt-check [OPTIONS] --user-agent HEADER ROBOTS_FILE URL...\n"
     "       robotstxt-check [--sitemaps] [--lint] ROBOTS_FILE\n"
     "\n"
     "Says whether USER_AGENT may fetch each URL under the robots.txt in\n"
-    "ROBOTS_FILE (`-` for standard input), one line per URL:\n"
+    "ROBOTS_FILE (`-` for standard input; read up to the 512,000-byte parse\n"
+    "limit), one line per URL:\n"
     "  user-agent '<ua>' with URI '<url>': ALLOWED|DISALLOWED\n"
+    "Control bytes and \\ in printed text are escaped (\\n, \\t, \\x1b, \\\\).\n"
     "Exit status: 0 if every URL is allowed, 1 if one is not, 2 on a usage\n"
     "or I/O error.\n"
     "\n"
-    "Options (before the arguments):\n"
+    "Options (before the arguments; `--` ends them):\n"
+    "  --user-agent HEADER   a whole User-Agent header instead of USER_AGENT,\n"
+    "                        checked as its product token: the first product\n"
+    "                        after a comment's opening `compatible;`, else\n"
+    "                        the first product ('Mozilla/5.0 (compatible;\n"
+    "                        ExampleBot/1.0)', 'ExampleBot/1.0 (+https://...)')\n"
     "  --profile rfc|google  rfc (default): RFC 9309; USER_AGENT must be a\n"
     "                        product token such as ExampleBot. google: answer\n"
     "                        as Google's robots_main does (any USER_AGENT,\n"
@@ -47,18 +60,57 @@ struct options {
     robotstxt_profile profile;
     bool explain, crawl_delay, sitemaps, lint;
     const char *file;
-    const char *agent; /* NULL when only --sitemaps/--lint are asked */
+    const uint8_t *agent; /* NULL when only --sitemaps/--lint are asked */
+    size_t agent_len;
     char **urls;
     int url_count;
 };
 
+/* Writes `len` bytes with control bytes and `\` escaped, so that text from
+ * the command line or the file can neither start a line of its own nor
+ * send terminal escapes. */
+static void put_escaped(FILE *out, const uint8_t *s, size_t len) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        switch (s[i]) {
+        case '\n':
+            fputs("\\n", out);
+            break;
+        case '\r':
+            fputs("\\r", out);
+            break;
+        case '\t':
+            fputs("\\t", out);
+            break;
+        case '\\':
+            fputs("\\\\", out);
+            break;
+        default:
+            if (s[i] < 0x20 || s[i] == 0x7f) {
+                fprintf(out, "\\x%02x", s[i]);
+            } else {
+                putc(s[i], out);
+            }
+        }
+    }
+}
+
+static void put_escaped_str(FILE *out, const char *s) {
+    put_escaped(out, (const uint8_t *)s, strlen(s));
+}
+
 static int usage_error(const char *message, const char *arg) {
-    fprintf(stderr, "robotstxt-check: %s%s%s\n", message, arg ? ": " : "", arg ? arg : "");
-    fprintf(stderr, "Try 'robotstxt-check --help'.\n");
+    fprintf(stderr, "robotstxt-check: %s", message);
+    if (arg != NULL) {
+        fputs(": ", stderr);
+        put_escaped_str(stderr, arg);
+    }
+    fputs("\nTry 'robotstxt-check --help'.\n", stderr);
     return EXIT_USAGE;
 }
 
-/* Reports a failed library call with its detailed message; exit 2. */
+/* Reports a failed library call with its detailed message (which quotes
+ * the caller's text with control bytes already escaped); exit 2. */
 static int api_error(robotstxt_status status) {
     const uint8_t *msg = NULL;
     size_t len = 0;
@@ -72,16 +124,29 @@ static int api_error(robotstxt_status status) {
 
 /* Returns -1 when the arguments are fine, else the exit status. */
 static int parse_args(int argc, char **argv, struct options *o) {
-    int i = 1, rest;
+    /* The arguments, gathered at the front of argv + 1 without the options. */
+    char **args = argv + 1;
+    const char *header = NULL; /* --user-agent */
+    bool options_ended = false;
+    int i, rest = 0;
     memset(o, 0, sizeof *o);
     o->profile = ROBOTSTXT_PROFILE_RFC;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+    for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *profile = NULL;
+        if (options_ended || arg[0] != '-' || arg[1] == '\0') {
+            args[rest++] = argv[i];
+            continue;
+        }
         if (strcmp(arg, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            options_ended = true;
+            continue;
+        }
+        /* Not a URL: a misplaced option would otherwise be checked as one. */
+        if (rest > 0) {
+            return usage_error("option after the arguments", arg);
+        }
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
             fputs(USAGE, stdout);
             return EXIT_ALLOWED;
         } else if (strcmp(arg, "--version") == 0) {
@@ -95,6 +160,13 @@ static int parse_args(int argc, char **argv, struct options *o) {
             o->sitemaps = true;
         } else if (strcmp(arg, "--lint") == 0) {
             o->lint = true;
+        } else if (strcmp(arg, "--user-agent") == 0) {
+            if (++i == argc) {
+                return usage_error("--user-agent needs a value: a User-Agent header", NULL);
+            }
+            header = argv[i];
+        } else if (strncmp(arg, "--user-agent=", 13) == 0) {
+            header = arg + 13;
         } else if (strcmp(arg, "--profile") == 0) {
             if (++i == argc) {
                 return usage_error("--profile needs a value: rfc or google", NULL);
@@ -115,44 +187,63 @@ static int parse_args(int argc, char **argv, struct options *o) {
             }
         }
     }
-    rest = argc - i;
     if (rest < 1) {
         return usage_error("missing ROBOTS_FILE", NULL);
     }
-    o->file = argv[i];
-    if (rest == 1) {
+    o->file = args[0];
+    if (header == NULL && rest == 1) {
         if (o->crawl_delay || !(o->sitemaps || o->lint)) {
             return usage_error("missing USER_AGENT and URL", NULL);
         }
         return -1;
     }
-    o->agent = argv[i + 1];
-    o->urls = argv + i + 2;
-    o->url_count = rest - 2;
+    if (header == NULL) {
+        o->agent = (const uint8_t *)args[1];
+        o->agent_len = strlen(args[1]);
+    }
+    o->urls = args + (header == NULL ? 2 : 1);
+    o->url_count = rest - (header == NULL ? 2 : 1);
     if (o->url_count == 0 && !(o->crawl_delay || o->sitemaps || o->lint)) {
         return usage_error("missing URL", NULL);
+    }
+    if (header != NULL) {
+        /* The token points into `header`, which lives as long as argv. */
+        robotstxt_status status = robotstxt_product_token((const uint8_t *)header, strlen(header),
+                                                          &o->agent, &o->agent_len);
+        if (status != ROBOTSTXT_STATUS_OK) {
+            return api_error(status);
+        }
     }
     return -1;
 }
 
-/* Reads all of `path` (or standard input for `-`) as raw bytes. */
-static uint8_t *read_all(const char *path, size_t *len_out) {
+/* Reads `path` (or standard input for `-`) as raw bytes, at most `limit`
+ * of them: the parser looks no further, and endless input (/dev/zero, a
+ * pipe) must still get an answer. */
+static uint8_t *read_prefix(const char *path, size_t limit, size_t *len_out) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0;
     int saved;
     if (f == NULL) {
-        fprintf(stderr, "robotstxt-check: cannot open %s: %s\n", path, strerror(errno));
+        saved = errno;
+        fputs("robotstxt-check: cannot open ", stderr);
+        put_escaped_str(stderr, path);
+        fprintf(stderr, ": %s\n", strerror(saved));
         return NULL;
     }
-    for (;;) {
+    /* An empty file still gets a buffer: NULL means failure. */
+    do {
         size_t n;
         if (len == cap) {
             uint8_t *grown;
             cap = cap ? cap * 2 : 65536;
+            cap = cap < limit ? cap : limit;
             grown = realloc(buf, cap);
             if (grown == NULL) {
-                fprintf(stderr, "robotstxt-check: out of memory reading %s\n", path);
+                fputs("robotstxt-check: out of memory reading ", stderr);
+                put_escaped_str(stderr, path);
+                fputc('\n', stderr);
                 free(buf);
                 buf = NULL;
                 break;
@@ -164,14 +255,15 @@ static uint8_t *read_all(const char *path, size_t *len_out) {
         if (n == 0) {
             if (ferror(f)) {
                 saved = errno;
-                fprintf(stderr, "robotstxt-check: cannot read %s: %s\n",
-                        f == stdin ? "standard input" : path, strerror(saved));
+                fputs("robotstxt-check: cannot read ", stderr);
+                put_escaped_str(stderr, f == stdin ? "standard input" : path);
+                fprintf(stderr, ": %s\n", strerror(saved));
                 free(buf);
                 buf = NULL;
             }
             break;
         }
-    }
+    } while (len < limit);
     if (f != stdin) {
         fclose(f);
     }
@@ -205,7 +297,8 @@ static void print_lint(const robotstxt_robots *robots, const char *file) {
         if (robotstxt_robots_diagnostic(robots, i, &d) != ROBOTSTXT_STATUS_OK) {
             continue;
         }
-        printf("%s:%u: %s", shown, d.line, robotstxt_line_kind_name(d.kind));
+        put_escaped_str(stdout, shown);
+        printf(":%u: %s", d.line, robotstxt_line_kind_name(d.kind));
         for (bit = 1; bit != 0; bit <<= 1) {
             if (d.flags & bit) {
                 printf("%s%s", sep, robotstxt_diagnostic_flag_name(bit));
@@ -226,14 +319,17 @@ static int check_urls(const struct options *o, const robotstxt_rules *rules) {
         if (status != ROBOTSTXT_STATUS_OK) {
             return api_error(status);
         }
-        printf("user-agent '%s' with URI '%s': %s", o->agent, url,
-               d.allowed ? "ALLOWED" : "DISALLOWED");
+        fputs("user-agent '", stdout);
+        put_escaped(stdout, o->agent, o->agent_len);
+        fputs("' with URI '", stdout);
+        put_escaped_str(stdout, url);
+        printf("': %s", d.allowed ? "ALLOWED" : "DISALLOWED");
         if (o->explain) {
             if (d.kind == ROBOTSTXT_DECISION_NONE) {
                 fputs(" (no matching rule)", stdout);
             } else {
                 printf(" (line %u: %s ", d.line, robotstxt_decision_kind_name(d.kind));
-                fwrite(d.pattern.ptr, 1, d.pattern.len, stdout);
+                put_escaped(stdout, d.pattern.ptr, d.pattern.len);
                 putchar(')');
             }
         }
@@ -245,21 +341,19 @@ static int check_urls(const struct options *o, const robotstxt_rules *rules) {
     return exit_code;
 }
 
-static int run(const struct options *o, const uint8_t *body, size_t body_len) {
-    robotstxt_options parse = robotstxt_options_default();
+static int run(const struct options *o, const robotstxt_options *parse, const uint8_t *body,
+               size_t body_len) {
     robotstxt_robots *robots = NULL;
     robotstxt_rules *rules = NULL;
     robotstxt_status status;
     int exit_code = EXIT_ALLOWED;
 
-    parse.profile = o->profile;
-    status = robotstxt_robots_parse_with(body, body_len, &parse, &robots);
+    status = robotstxt_robots_parse_with(body, body_len, parse, &robots);
     if (status != ROBOTSTXT_STATUS_OK) {
         return api_error(status);
     }
     if (o->agent != NULL) {
-        status = robotstxt_robots_rules_for(robots, (const uint8_t *)o->agent, strlen(o->agent),
-                                            &rules);
+        status = robotstxt_robots_rules_for(robots, o->agent, o->agent_len, &rules);
         if (status != ROBOTSTXT_STATUS_OK) {
             exit_code = api_error(status);
             if (status == ROBOTSTXT_STATUS_INVALID_TOKEN) {
@@ -294,9 +388,7 @@ static int run(const struct options *o, const uint8_t *body, size_t body_len) {
             size_t len = 0;
             robotstxt_robots_sitemap(robots, i, &url, &len);
             fputs("sitemap: ", stdout);
-            if (len > 0) {
-                fwrite(url, 1, len, stdout);
-            }
+            put_escaped(stdout, url, len);
             putchar('\n');
         }
     }
@@ -310,17 +402,21 @@ static int run(const struct options *o, const uint8_t *body, size_t body_len) {
 
 int main(int argc, char **argv) {
     struct options o;
+    robotstxt_options parse = robotstxt_options_default();
     uint8_t *body;
     size_t body_len = 0;
     int exit_code = parse_args(argc, argv, &o);
     if (exit_code >= 0) {
         return exit_code;
     }
-    body = read_all(o.file, &body_len);
+    parse.profile = o.profile;
+    /* One byte past the limit tells the parser whether the limit cuts a
+     * line (a cut line is dropped). */
+    body = read_prefix(o.file, parse.parse_limit + 1, &body_len);
     if (body == NULL) {
         return EXIT_USAGE;
     }
-    exit_code = run(&o, body, body_len);
+    exit_code = run(&o, &parse, body, body_len);
     free(body);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "robotstxt-check: cannot write the output: %s\n", strerror(errno));

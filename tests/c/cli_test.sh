@@ -134,6 +134,57 @@ printf '\357\273\277User-agent: *\r\nDisallow: /\377\r\n' >"$TMP/binary.txt"
 expect raw-bytes 1 "user-agent 'FooBot' with URI '/%FF': DISALLOWED" \
     -- "$CHECK" "$TMP/binary.txt" FooBot /%FF
 
+# --- --user-agent: a whole header, reduced to its product token ---
+expect user-agent-compatible 1 "user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED" \
+    -- "$CHECK" --user-agent 'Mozilla/5.0 (compatible; NimbuBot/1.0)' "$SHOP" /prices/history
+expect user-agent-product 0 "user-agent 'NimbuBot' with URI '/prices/today': ALLOWED${nl}user-agent 'NimbuBot' with URI '/offers/weekend': ALLOWED" \
+    -- "$CHECK" --user-agent='NimbuBot/1.0 (+https://nimbu.test/bot)' "$SHOP" /prices/today /offers/weekend
+expect user-agent-crawl-delay 0 "crawl-delay: 2.5" \
+    -- "$CHECK" --crawl-delay --user-agent 'Mozilla/5.0 (compatible; NimbuBot/1.0)' "$SHOP"
+expect user-agent-browser 2 "" '"Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0"' \
+    -- "$CHECK" --user-agent 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' "$SHOP" /x
+expect user-agent-empty 2 "" 'invalid product token ""' -- "$CHECK" --user-agent '' "$SHOP" /x
+expect user-agent-without-value 2 "" "--user-agent needs a value" -- "$CHECK" --user-agent
+expect user-agent-missing-url 2 "" "missing URL" -- "$CHECK" --user-agent NimbuBot "$SHOP"
+
+# --- options go first; `--` ends them ---
+expect option-after-arguments 2 "" "option after the arguments: --explain" \
+    -- "$CHECK" "$SHOP" NimbuBot /prices/today --explain
+expect option-after-file 2 "" "option after the arguments: -x" -- "$CHECK" "$SHOP" -x /a
+expect dash-dash-then-dash-url 0 "user-agent 'NimbuBot' with URI '--explain': ALLOWED" \
+    -- "$CHECK" -- "$SHOP" NimbuBot --explain
+expect dash-dash-after-arguments 0 "user-agent 'NimbuBot' with URI '--explain': ALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot -- --explain
+
+# --- control bytes cannot forge a line: escaped as \n \r \t \xHH, and \ as \\ ---
+forged="/x${nl}user-agent 'NimbuBot' with URI '/prices/history': ALLOWED"
+expect escape-newline 1 "user-agent 'NimbuBot' with URI '/x\\nuser-agent 'NimbuBot' with URI '/prices/history': ALLOWED': ALLOWED${nl}user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot "$forged" /prices/history
+expect escape-control-bytes 0 "user-agent 'NimbuBot' with URI '/a\\r\\tb\\x1b[2J\\\\c\\x7f\\x01': ALLOWED" \
+    -- "$CHECK" "$SHOP" NimbuBot "$(printf '/a\r\tb\033[2J\\c\177\001')"
+expect escape-google-agent 0 "user-agent 'Bot\\nX' with URI '/x': ALLOWED" \
+    -- "$CHECK" --profile google "$SHOP" "Bot${nl}X" /x
+printf 'User-agent: *\nDisallow: /\033[31m\nSitemap: https://a.test/\033[2J.xml\n' >"$TMP/escape.txt"
+expect escape-pattern-and-sitemap 1 "user-agent 'Bot' with URI '/\\x1b[31m': DISALLOWED (line 2: disallow /\\x1b[31m)${nl}sitemap: https://a.test/\\x1b[2J.xml" \
+    -- "$CHECK" --profile google --explain --sitemaps "$TMP/escape.txt" Bot "$(printf '/\033[31m')"
+cp "$TMP/lint.txt" "$TMP/new${nl}line.txt"
+expect escape-lint-file 0 "$TMP/new\\nline.txt:6: unknown: unknown-key" \
+    -- sh -c "\"\$0\" --lint \"\$1\" | grep unknown" "$CHECK" "$TMP/new${nl}line.txt"
+
+# --- the file is read only up to the parse limit (512,000 bytes, and one
+# more to see whether a line is cut): endless input answers at once. The
+# memory cap makes a reader of the whole stream fail fast, not swap. ---
+expect dev-zero 0 "user-agent 'Bot' with URI '/x': ALLOWED" \
+    -- timeout 10 sh -c 'ulimit -v 1000000; exec "$0" /dev/zero Bot /x' "$CHECK"
+expect endless-stdin 1 "user-agent 'Bot' with URI '/x': DISALLOWED" \
+    -- timeout 10 sh -c 'ulimit -v 1000000; { echo "User-agent: *"; yes "Disallow: /x"; } | "$0" - Bot /x' "$CHECK"
+# The limit falls after `Disallow: /x` of `Disallow: /xyz`: a cut line is
+# dropped, which only the byte after the limit tells.
+{ echo 'User-agent: *'; head -c 511973 /dev/zero | tr '\0' '#'; printf '\nDisallow: /xyz\n'; } >"$TMP/cut.txt"
+expect cut-line-dropped 0 "user-agent 'Bot' with URI '/x': ALLOWED" -- "$CHECK" "$TMP/cut.txt" Bot /x
+expect cut-line-dropped-stdin 0 "user-agent 'Bot' with URI '/x': ALLOWED" \
+    -- sh -c "\"\$0\" - Bot /x < \"\$1\"" "$CHECK" "$TMP/cut.txt"
+
 # --- usage and I/O errors: exit 2, message on stderr ---
 expect no-arguments 2 "" "missing ROBOTS_FILE" -- "$CHECK"
 expect missing-url 2 "" "missing URL" -- "$CHECK" "$SHOP" NimbuBot

@@ -161,7 +161,7 @@ static bool test_parse_errors(void) {
     ok &= CHECK(strstr(last_error(), "`body` is NULL but its length is 5") != NULL);
     ok &= CHECK_STATUS(robotstxt_robots_parse(TEXT("x"), NULL), ROBOTSTXT_STATUS_NULL_ARGUMENT);
     ok &= CHECK(strstr(last_error(), "robots_out") != NULL);
-    ok &= CHECK_STATUS(robotstxt_robots_parse_with(TEXT("x"), NULL, &robots),
+    ok &= CHECK_STATUS(robotstxt_robots_parse_with(TEXT("x"), NULL, NULL),
                        ROBOTSTXT_STATUS_NULL_ARGUMENT);
     ok &= CHECK_STATUS(robotstxt_robots_parse_with(NULL, 1, &options, &robots),
                        ROBOTSTXT_STATUS_NULL_ARGUMENT);
@@ -288,6 +288,59 @@ static bool test_invalid_token(void) {
     ok &= OK(robotstxt_robots_rules_for(g, NULL, 0, &rules));
     robotstxt_rules_free(rules);
     robotstxt_robots_free(g);
+    robotstxt_robots_free(robots);
+    return ok;
+}
+
+static bool test_product_token(void) {
+    static const char *const good[][2] = {
+        {"Mozilla/5.0 (compatible; PoliteBot/2.1; +https://x)", "PoliteBot"},
+        {"Mozilla/5.0 (Linux; Android 6.0.1; Nexus 5X Build/MMB29P) AppleWebKit/537.36 "
+         "(KHTML, like Gecko) Chrome/99.0 Mobile Safari/537.36 "
+         "(compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+         "Googlebot"},
+        {"PoliteBot/1.0 (+https://example.com/bot)", "PoliteBot"},
+        {"PoliteBot", "PoliteBot"},
+    };
+    static const char *const bad[] = {"Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0", "Bot2/1.0",
+                                      " ", "Mozilla/5.0 (compatible; 360Spider)"};
+    static const uint8_t not_utf8[] = {'B', 0xff, 'o', 't'};
+    robotstxt_robots *robots = parse(SHOP);
+    robotstxt_rules *rules = NULL;
+    const uint8_t *token = SENTINEL;
+    size_t len = 99, i;
+    bool ok = true;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        const char *ua = good[i][0];
+        ok &= OK(robotstxt_product_token(TEXT(ua), &token, &len));
+        ok &= CHECK(text_is(token, len, good[i][1]));
+        /* A sub-slice of the header, not a copy. */
+        ok &= CHECK(token >= (const uint8_t *)ua && token + len <= (const uint8_t *)ua + strlen(ua));
+    }
+    token = SENTINEL;
+    len = 99;
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ok &= CHECK_STATUS(robotstxt_product_token(TEXT(bad[i]), &token, &len),
+                           ROBOTSTXT_STATUS_INVALID_TOKEN);
+        ok &= CHECK(strstr(last_error(), "product token") != NULL);
+    }
+    ok &= CHECK_STATUS(robotstxt_product_token(NULL, 0, &token, &len),
+                       ROBOTSTXT_STATUS_INVALID_TOKEN);
+    ok &= CHECK_STATUS(robotstxt_product_token(not_utf8, sizeof not_utf8, &token, &len),
+                       ROBOTSTXT_STATUS_INVALID_TOKEN);
+    ok &= CHECK_STATUS(robotstxt_product_token(NULL, 4, &token, &len),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(strstr(last_error(), "robotstxt_product_token") != NULL);
+    ok &= CHECK_STATUS(robotstxt_product_token(TEXT("PoliteBot"), NULL, &len),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_product_token(TEXT("PoliteBot"), &token, NULL),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(token == SENTINEL && len == 99);
+    /* What it finds selects that crawler's group. */
+    ok &= OK(robotstxt_product_token(TEXT("Mozilla/5.0 (compatible; NimbuBot/1.0)"), &token, &len));
+    ok &= OK(robotstxt_robots_rules_for(robots, token, len, &rules));
+    ok &= CHECK(!allowed(rules, "/prices/history") && allowed(rules, "/prices/today"));
+    robotstxt_rules_free(rules);
     robotstxt_robots_free(robots);
     return ok;
 }
@@ -845,6 +898,7 @@ static const struct api_test TESTS[] = {
     {"typos_option", test_typos_option},
     {"parse_limit_cuts", test_parse_limit_cuts},
     {"invalid_token", test_invalid_token},
+    {"product_token", test_product_token},
     {"selection_null_arguments", test_selection_null_arguments},
     {"several_tokens", test_several_tokens},
     {"rules_null_arguments", test_rules_null_arguments},
