@@ -1219,6 +1219,14 @@ robotstxt_status robotstxt_rules_request_rate(const struct robotstxt_rules *rule
 const char *robotstxt_decision_kind_name(robotstxt_decision_kind kind);
 
 /**
+ * The name of a `ROBOTSTXT_CAUSE_*` value, as the other bindings spell
+ * it: `"none"`, `"status"`, `"no-response"`, `"not-fetched"`,
+ * `"unreachable-limit"` or `"caller"`; a static, NUL-terminated string.
+ * NULL for an unknown value.
+ */
+const char *robotstxt_cause_name(robotstxt_cause cause);
+
+/**
  * Writes how many lines have something to report to `*count_out`: unknown
  * and invalid lines, and lines with a flag. Blank and comment lines never
  * count.

@@ -303,6 +303,31 @@ fn decision_kind_name(kind: robotstxt_decision_kind) -> Option<&'static CStr> {
         ROBOTSTXT_DECISION_NONE => c"none",
         ROBOTSTXT_DECISION_ALLOW => c"allow",
         ROBOTSTXT_DECISION_DISALLOW => c"disallow",
+        ROBOTSTXT_DECISION_ALLOW_ALL => c"allow-all",
+        ROBOTSTXT_DECISION_DISALLOW_ALL => c"disallow-all",
+        _ => return None,
+    })
+}
+
+/// The name of a `ROBOTSTXT_CAUSE_*` value, as the other bindings spell
+/// it: `"none"`, `"status"`, `"no-response"`, `"not-fetched"`,
+/// `"unreachable-limit"` or `"caller"`; a static, NUL-terminated string.
+/// NULL for an unknown value.
+#[unsafe(no_mangle)]
+pub extern "C" fn robotstxt_cause_name(cause: robotstxt_cause) -> *const c_char {
+    guard_value("robotstxt_cause_name", std::ptr::null(), || {
+        cause_name(cause).map_or(std::ptr::null(), CStr::as_ptr)
+    })
+}
+
+fn cause_name(cause: robotstxt_cause) -> Option<&'static CStr> {
+    Some(match cause {
+        ROBOTSTXT_CAUSE_NONE => c"none",
+        ROBOTSTXT_CAUSE_STATUS => c"status",
+        ROBOTSTXT_CAUSE_NO_RESPONSE => c"no-response",
+        ROBOTSTXT_CAUSE_NOT_FETCHED => c"not-fetched",
+        ROBOTSTXT_CAUSE_UNREACHABLE_LIMIT => c"unreachable-limit",
+        ROBOTSTXT_CAUSE_CALLER => c"caller",
         _ => return None,
     })
 }
@@ -317,10 +342,36 @@ mod tests {
             (ROBOTSTXT_DECISION_NONE, DecisionKind::NoMatch),
             (ROBOTSTXT_DECISION_ALLOW, DecisionKind::Allow),
             (ROBOTSTXT_DECISION_DISALLOW, DecisionKind::Disallow),
+            (ROBOTSTXT_DECISION_ALLOW_ALL, DecisionKind::AllowAll),
+            (ROBOTSTXT_DECISION_DISALLOW_ALL, DecisionKind::DisallowAll),
         ] {
             let name = decision_kind_name(code).unwrap().to_str().unwrap();
             assert_eq!(name, kind.name());
         }
-        assert_eq!(decision_kind_name(3), None);
+        assert_eq!(decision_kind_name(5), None);
+    }
+
+    #[test]
+    fn cause_names_match_the_core() {
+        let status = Cause::Status {
+            status: 503,
+            redirects: 0,
+        };
+        for cause in [
+            status,
+            Cause::NoResponse,
+            Cause::NotFetched,
+            Cause::UnreachableLimit,
+            Cause::Caller,
+        ] {
+            let blanket = robotstxt_blanket::of(Some(crate::Blanket {
+                allowed: false,
+                cause,
+            }));
+            let name = cause_name(blanket.cause).unwrap().to_str().unwrap();
+            assert_eq!(name, cause.name());
+        }
+        assert_eq!(cause_name(ROBOTSTXT_CAUSE_NONE).unwrap(), c"none");
+        assert_eq!(cause_name(6), None);
     }
 }
