@@ -106,7 +106,8 @@ type Response struct {
 	MaxAge    time.Duration
 	HasMaxAge bool
 	// RetryAfter is the Retry-After wait, when HasRetryAfter: when to try
-	// again after a failure.
+	// again after a failure (kept between 1 minute and 24 hours; see
+	// FreshnessPolicy.Retry).
 	RetryAfter    time.Duration
 	HasRetryAfter bool
 	// ETag and LastModified are the validators; "" means absent.

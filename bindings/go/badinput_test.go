@@ -246,7 +246,7 @@ func TestBadInputOptions(t *testing.T) {
 	if _, err := robotstxt.NewEntry(policy); !errors.Is(err, robotstxt.ErrInvalidOption) {
 		t.Errorf("AfterLimit 9: %v", err)
 	}
-	for _, o := range []robotstxt.PacerOptions{{Floor: -1}, {BackoffCap: -1}, {Capacity: -1}} {
+	for _, o := range []robotstxt.PacerOptions{{Floor: -1}, {BackoffCap: -1}, {Capacity: -1}, {MaxInFlight: -1}, {InFlightTimeout: -1}} {
 		if _, err := robotstxt.NewPacer(o); !errors.Is(err, robotstxt.ErrInvalidOption) {
 			t.Errorf("NewPacer(%+v): %v", o, err)
 		}
@@ -261,7 +261,7 @@ func TestBadInputOptions(t *testing.T) {
 	}
 	huge := strings.Repeat("h", 1_000_000)
 	for _, host := range []string{"", huge} {
-		if _, _, err := pacer.Reserve(host, time.Now()); !errors.Is(err, robotstxt.ErrInvalidHost) {
+		if _, err := pacer.Reserve(host, time.Now()); !errors.Is(err, robotstxt.ErrInvalidHost) {
 			t.Errorf("host of %d bytes: %v", len(host), err)
 		}
 	}
@@ -338,7 +338,7 @@ func TestBadInputNilClosedAndTwice(t *testing.T) {
 		"Robots.Sitemaps after Close":  {func() { robots.Sitemaps() }, "*Robots used after Close"},
 		"Rules.Allowed after Close":    {func() { rules.Allowed("/") }, "*Rules used after Close"},
 		"Cache.Lookup after Close":     {func() { _, _ = cache.Lookup("https://a.test/", "ExampleBot", now, robotstxt.WaitForFetch) }, "*Cache used after Close"},
-		"Pacer.Reserve after Close":    {func() { _, _, _ = pacer.Reserve("a.test", now) }, "*Pacer used after Close"},
+		"Pacer.Reserve after Close":    {func() { _, _ = pacer.Reserve("a.test", now) }, "*Pacer used after Close"},
 		"Entry.Record after Close":     {func() { entry.Record(now, robotstxt.Response{Status: 200}) }, "*Entry used after Close"},
 		"nil Robots.RulesFor":          {func() { _, _ = nilRobots.RulesFor("a") }, "nil *Robots"},
 		"nil Rules.Decide":             {func() { nilRules.Decide("/") }, "nil *Rules"},
@@ -352,6 +352,53 @@ func TestBadInputNilClosedAndTwice(t *testing.T) {
 	} {
 		if msg := badPanics(c.call); !strings.Contains(msg, c.want) {
 			t.Errorf("%s: panic %q, want %q", name, msg, c.want)
+		}
+	}
+}
+
+// Close, and the other methods, on a nil pointer of every handle type
+// panic with a message that names the type, not with a nil dereference.
+func TestBadInputNilClose(t *testing.T) {
+	var (
+		robots *robotstxt.Robots
+		rules  *robotstxt.Rules
+		cache  *robotstxt.Cache
+		lease  *robotstxt.Lease
+		pacer  *robotstxt.Pacer
+		ticket *robotstxt.Ticket
+		entry  *robotstxt.Entry
+	)
+	live, err := robotstxt.NewPacer(robotstxt.DefaultPacerOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
+	for name, c := range map[string]struct {
+		call func()
+		typ  string
+	}{
+		"Robots.Close":    {func() { robots.Close() }, "*Robots"},
+		"Rules.Close":     {func() { rules.Close() }, "*Rules"},
+		"Cache.Close":     {func() { cache.Close() }, "*Cache"},
+		"Lease.Close":     {func() { lease.Close() }, "*Lease"},
+		"Lease.Store":     {func() { _, _ = lease.Store(time.Now(), robotstxt.Response{}) }, "*Lease"},
+		"Lease.Abandon":   {func() { _ = lease.Abandon() }, "*Lease"},
+		"Lease.Origin":    {func() { _ = lease.Origin() }, "*Lease"},
+		"Pacer.Close":     {func() { pacer.Close() }, "*Pacer"},
+		"Ticket.Close":    {func() { ticket.Close() }, "*Ticket"},
+		"Ticket.Start":    {func() { ticket.Start() }, "*Ticket"},
+		"Pacer.Confirm":   {func() { _, _ = live.Confirm(ticket, time.Now()) }, "*Ticket"},
+		"Pacer.Cancel":    {func() { live.Cancel(ticket) }, "*Ticket"},
+		"Entry.Close":     {func() { entry.Close() }, "*Entry"},
+		"Rules.Blanket":   {func() { rules.Blanket() }, "*Rules"},
+		"Rules.RetryAt":   {func() { rules.RetryAt() }, "*Rules"},
+		"Pacer.InFlight":  {func() { _, _ = pacer.InFlight("a.test", time.Now()) }, "*Pacer"},
+		"Pacer.Reserve":   {func() { _, _ = pacer.Reserve("a.test", time.Now()) }, "*Pacer"},
+		"Cache.Lookup":    {func() { _, _ = cache.Lookup("https://a.test/", "ExampleBot", time.Now(), robotstxt.WaitForFetch) }, "*Cache"},
+		"Robots.RulesFor": {func() { _, _ = robots.RulesFor("ExampleBot") }, "*Robots"},
+	} {
+		if msg, want := badPanics(c.call), "robotstxt: method called on a nil "+c.typ; msg != want {
+			t.Errorf("%s on nil: panic %q, want %q", name, msg, want)
 		}
 	}
 }

@@ -5,11 +5,14 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"hash/maphash"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -106,7 +109,9 @@ type CacheOptions struct {
 	// Lease is how long a fetch may take: one neither stored nor abandoned
 	// by then is handed to the next caller. Default 60s.
 	Lease time.Duration
-	// Policy is how copies age and how fetch statuses are read.
+	// Policy is how copies age, how fetch statuses are read, and when a
+	// failed fetch is tried again (its Retry-After, kept between 1 minute
+	// and 24 hours, or Policy.Retry).
 	Policy FreshnessPolicy
 	// WhenFetching is what Rules answers while another goroutine fetches a
 	// new origin: WaitForFetch (default) or DisallowWhileFetching.
@@ -195,9 +200,13 @@ func (c *Cache) handle() *C.robotstxt_cache {
 	return h
 }
 
-// Close frees the cache. Rules handed out stay valid. Calling Close again
-// does nothing.
+// Close frees the cache. Rules handed out stay valid; leases still out
+// can only be closed (Store and Abandon return ErrClosed). Calling Close
+// again does nothing.
 func (c *Cache) Close() {
+	if c == nil {
+		panic("robotstxt: method called on a nil *Cache")
+	}
 	if h := (*C.robotstxt_cache)(atomic.SwapPointer(&c.h, nil)); h != nil {
 		c.cleanup.Stop()
 		C.robotstxt_cache_free(h)
@@ -239,6 +248,15 @@ type Lookup struct {
 	// Answer (ready) says where Rules come from: a parsed copy, or a
 	// blanket allow-all or disallow-all.
 	Answer Answer
+	// Blanket (ready) is, for a blanket answer, why: the fetch outcome
+	// that caused it (as Rules.Blanket says too); nil for a parsed copy.
+	Blanket *Blanket
+	// RetryAt (ready) is when the cache will fetch again after a failed
+	// fetch (the answer is then an old copy kept meanwhile, or a
+	// disallow-all): ask again then. With DisallowWhileFetching while
+	// another caller fetches, when its lease runs out. Zero when no retry
+	// is pending.
+	RetryAt time.Time
 	// Stale (ready) says the copy is past its freshness, kept while it is
 	// refreshed or while the file is unreachable.
 	Stale bool
@@ -268,6 +286,12 @@ func (c *Cache) Lookup(url, token string, now time.Time, when WhenFetching) (Loo
 	l := Lookup{Kind: LookupKind(r.lookup.kind), Answer: Answer(r.lookup.answer), Stale: bool(r.lookup.stale)}
 	if r.lookup.rules != nil {
 		l.Rules = newRules(r.lookup.rules)
+	}
+	if b, ok := blanketOf(r.lookup.blanket); ok {
+		l.Blanket = &b
+	}
+	if r.lookup.has_retry_at {
+		l.RetryAt = fromUnixMS(r.lookup.retry_at_ms)
 	}
 	if r.lookup.lease != nil {
 		lease := &Lease{
@@ -301,6 +325,10 @@ func (c *Cache) Lookup(url, token string, now time.Time, when WhenFetching) (Loo
 // the others wait for it (or, with DisallowWhileFetching and no copy, get
 // disallow-all rules at once), or use the old copy meanwhile.
 //
+// Rules.Blanket tells rules disallowing everything because the file is
+// unreachable (a 5xx, no response: ask again at Rules.RetryAt) from a
+// file's own rules.
+//
 // The Rules are yours: Close them when done (a cleanup frees them
 // otherwise). Errors: ErrInvalidURL, a *TokenError, or ctx.Err() when ctx
 // is done first (a fetch under way is then given back for another caller).
@@ -322,7 +350,9 @@ func (c *Cache) Rules(ctx context.Context, url, token string) (*Rules, error) {
 		case LookupReady:
 			return l.Rules, nil
 		case LookupFetch:
-			if err := c.fetchAndStore(ctx, l.Lease); err != nil {
+			// ErrInvalidLease: the fetch outlived its lease and a newer
+			// copy was stored meanwhile, which the next lookup answers with.
+			if err := c.fetchAndStore(ctx, l.Lease); err != nil && !errors.Is(err, ErrInvalidLease) {
 				return nil, err
 			}
 		default:
@@ -423,25 +453,38 @@ func (s *wakeShard) wake() {
 	}
 }
 
-// originKey groups waiters by origin for wake-ups only (the cache itself
-// keys by the core's normalised origin): scheme and host in lower case,
-// without a default port.
+// originKey groups waiters by origin for wake-ups only: the cache keys by
+// the core's origin, and a waiter whose key differs from the fetcher's
+// still wakes within a second. It reads the URL as the core does where
+// net/url can: scheme and host in lower case, the port as a number without
+// the default, IPv6 compressed; an international host stays in Unicode
+// (the core's is punycode, which would need an IDNA table here).
 func originKey(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" {
 		return raw
 	}
-	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Host)
-	if (scheme == "http" && strings.HasSuffix(host, ":80")) || (scheme == "https" && strings.HasSuffix(host, ":443")) {
-		host = host[:strings.LastIndexByte(host, ':')]
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if strings.Contains(host, ":") {
+		if ip, err := netip.ParseAddr(host); err == nil {
+			host = ip.String()
+		}
+		host = "[" + host + "]"
 	}
-	return scheme + "://" + host
+	if n, err := strconv.ParseUint(port, 10, 16); err == nil {
+		port = strconv.FormatUint(n, 10)
+	}
+	if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		return scheme + "://" + host
+	}
+	return scheme + "://" + host + ":" + port
 }
 
 // Lease is the right, and duty, to fetch one origin's robots.txt, handed
 // out by Cache.Lookup to one caller per origin at a time. Store what the
-// fetch returned, or Abandon it; Close gives it back if neither happened.
-// It is safe for concurrent use.
+// fetch returned, or Abandon it, once, before the Cache is closed; Close
+// gives it back if neither happened, and frees it in any case (a cleanup
+// does so otherwise). It is safe for concurrent use.
 type Lease struct {
 	mu         sync.Mutex
 	cache      *Cache
@@ -455,30 +498,55 @@ type Lease struct {
 
 func freeLease(h *C.robotstxt_lease) { C.robotstxt_lease_free(h) }
 
-// Origin returns the normalised origin, such as "https://example.com:8443".
-func (l *Lease) Origin() string { return l.origin }
+func (l *Lease) notNil() {
+	if l == nil {
+		panic("robotstxt: method called on a nil *Lease")
+	}
+}
+
+// Origin returns the normalised origin, such as "https://example.com:8443":
+// scheme and host in lower case, an international host in punycode, no
+// default port, no userinfo (as a WHATWG URL parser reads the URL).
+func (l *Lease) Origin() string { l.notNil(); return l.origin }
 
 // RobotsURL returns the URL to fetch: the origin's /robots.txt.
-func (l *Lease) RobotsURL() string { return l.robotsURL }
+func (l *Lease) RobotsURL() string { l.notNil(); return l.robotsURL }
 
 // Validators returns the cached copy's validators, for a conditional
 // request; a 304 stored with the lease then renews the copy.
-func (l *Lease) Validators() Validators { return l.validators }
+func (l *Lease) Validators() Validators { l.notNil(); return l.validators }
 
 var errLeaseUsed = &Error{Kind: ErrInvalidLease, Message: "the lease was already stored or abandoned: each lease is stored or abandoned once"}
+
+var errCacheClosed = &Error{Kind: ErrClosed, Message: "the lease's cache was closed: store or abandon a lease before Cache.Close (Lease.Close still frees it)"}
+
+// cacheHandle is the lease's cache, or nil once that is closed; l.mu is
+// held.
+func (l *Lease) cacheHandle() *C.robotstxt_cache {
+	return (*C.robotstxt_cache)(atomic.LoadPointer(&l.cache.h))
+}
 
 // Store records what the fetch returned at now and ends the lease: a 2xx
 // body is parsed and becomes the copy, a 304 renews the copy, a failure
 // keeps the old copy and sets the next try (SPEC §6–7). It returns what the
-// outcome meant, and wakes the goroutines waiting in Cache.Rules. Storing
-// or abandoning twice is ErrInvalidLease.
+// outcome meant, and wakes the goroutines waiting in Cache.Rules.
+//
+// Errors: ErrInvalidLease when the lease was already stored or abandoned,
+// or ran out (CacheOptions.Lease) and a newer lease of its origin stored a
+// copy since: a late answer never replaces a newer one, and nothing
+// changes. ErrClosed after Cache.Close.
 func (l *Lease) Store(now time.Time, resp Response) (Disposition, error) {
+	l.notNil()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.h == nil {
 		return 0, errLeaseUsed
 	}
-	r := C.go_cache_store(l.cache.handle(), l.h, unixMS(now), resp.fetch())
+	cache := l.cacheHandle()
+	if cache == nil {
+		return 0, errCacheClosed
+	}
+	r := C.go_cache_store(cache, l.h, unixMS(now), resp.fetch())
 	runtime.KeepAlive(&resp)
 	l.release()
 	if r.status != C.ROBOTSTXT_STATUS_OK {
@@ -488,14 +556,20 @@ func (l *Lease) Store(now time.Time, resp Response) (Disposition, error) {
 }
 
 // Abandon gives the fetch back without an outcome (the caller gave up):
-// the next lookup of the origin hands it to someone else.
+// the next lookup of the origin hands it to someone else. Errors as for
+// Store.
 func (l *Lease) Abandon() error {
+	l.notNil()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.h == nil {
 		return errLeaseUsed
 	}
-	r := C.go_cache_abandon(l.cache.handle(), l.h)
+	cache := l.cacheHandle()
+	if cache == nil {
+		return errCacheClosed
+	}
+	r := C.go_cache_abandon(cache, l.h)
 	l.release()
 	if r.status != C.ROBOTSTXT_STATUS_OK {
 		return failure("Lease.Abandon", r.status, r.err, "")
@@ -504,8 +578,9 @@ func (l *Lease) Abandon() error {
 }
 
 // Close gives the fetch back unless it was stored or abandoned, and frees
-// the lease. Calling it again does nothing.
+// the lease, also after Cache.Close. Calling it again does nothing.
 func (l *Lease) Close() {
+	l.notNil()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.h != nil {

@@ -228,7 +228,8 @@ func mustLease(t *testing.T, cache *robotstxt.Cache, u string, now time.Time) *r
 }
 
 // Requests to one host with Crawl-delay: 0.25 start at least 250 ms apart by
-// the pacer's clock, whatever the number of workers.
+// the pacer's clock, whatever the number of workers; each is recorded when
+// it ends, which lets the next one go (one in flight).
 func TestPacerWait(t *testing.T) {
 	robots := mustParse(t, "User-agent: *\nCrawl-delay: 0.25\n")
 	rules := mustRules(t, robots, "ExampleBot")
@@ -266,6 +267,10 @@ func TestPacerWait(t *testing.T) {
 					}
 					if now := options.Now(); now.Before(start) {
 						t.Errorf("Wait returned at %v, before its slot %v", now, start)
+					}
+					// The request ends: its in-flight place is free again.
+					if err := pacer.Record("shop.test", options.Now(), 200, 0); err != nil {
+						t.Error(err)
 					}
 					mu.Lock()
 					starts = append(starts, start)

@@ -22,18 +22,22 @@
 //     method calls your FetchFunc once per origin, however many goroutines
 //     ask at the same moment, and honours context cancellation.
 //   - Pacer spaces the requests to each host by its crawl delay and request
-//     rate, backs off on 429 and 5xx, and honours Retry-After; Wait sleeps
-//     until a host's next slot.
+//     rate, keeps one request per host in flight, backs off on 429 and 5xx,
+//     and honours Retry-After, also for requests already waiting: Wait
+//     sleeps until the request may go; Record says when it ended.
+//   - ProductToken finds the crawler's product token in a User-Agent
+//     header.
 //
 // # Memory and concurrency
 //
-// Robots, Rules, Entry, Cache, Pacer and Lease hold memory of the core.
-// Close frees it at once; Close is idempotent, and a cleanup frees what you
-// forget, once the garbage collector notices. Using a value after Close
-// panics with a message that says so. All of them are safe for concurrent
-// use, but Close must not run at the same time as another method of the
-// same value. URLs, tokens and bodies are passed to the core without
-// copying; the core keeps no pointer to them.
+// Robots, Rules, Entry, Cache, Lease, Pacer and Ticket hold memory of the
+// core. Close frees it at once; Close is idempotent, and a cleanup frees
+// what you forget, once the garbage collector notices. Using a value after
+// Close, or calling a method on a nil pointer, panics with a message that
+// says so. All of them are safe for concurrent use, but Close must not run
+// at the same time as another method of the same value. URLs, tokens and
+// bodies are passed to the core without copying; the core keeps no pointer
+// to them.
 //
 // # Errors
 //

@@ -35,8 +35,19 @@ var (
 	// ErrInvalidArgument: a number outside its range, such as a negative
 	// crawl delay or a request rate of 0 requests.
 	ErrInvalidArgument = errors.New("robotstxt: invalid argument")
-	// ErrInvalidLease: a cache lease stored or abandoned twice.
+	// ErrInvalidLease: a cache lease stored or abandoned twice, or one
+	// that ran out while a newer lease of its origin stored a copy (a late
+	// answer never replaces a newer one).
 	ErrInvalidLease = errors.New("robotstxt: invalid lease")
+	// ErrClosed: a lease stored or abandoned after its Cache was closed.
+	ErrClosed = errors.New("robotstxt: cache closed")
+	// ErrInvalidTicket: a pacer ticket confirmed again after it was told
+	// go or disabled, or confirmed with another pacer.
+	ErrInvalidTicket = errors.New("robotstxt: invalid ticket")
+	// ErrPacerFull: a new host while the pacer tracks as many hosts as its
+	// capacity and none can be forgotten safely (switched off, backing off,
+	// a request in flight or inside its gap).
+	ErrPacerFull = errors.New("robotstxt: pacer full")
 	// ErrHostDisabled: Pacer.Wait for a host switched off with
 	// Pacer.SetEnabled.
 	ErrHostDisabled = errors.New("robotstxt: host switched off")
@@ -61,7 +72,8 @@ func (e *TokenError) Is(target error) bool { return target == ErrInvalidToken }
 
 // Error is any other error a caller can cause: a bad option, an empty token
 // list, a URL the cache cannot key, a host the pacer cannot key, a lease
-// used twice. errors.Is(err, Kind) holds for its Kind.
+// used twice, a ticket confirmed after it was spent, a full pacer.
+// errors.Is(err, Kind) holds for its Kind.
 type Error struct {
 	// Kind is one of the Err* values above other than ErrInvalidToken.
 	Kind error
@@ -118,6 +130,10 @@ func failure(op string, status C.robotstxt_status, e C.go_err, token string) err
 		kind = ErrInvalidArgument
 	case C.ROBOTSTXT_STATUS_INVALID_LEASE:
 		kind = ErrInvalidLease
+	case C.ROBOTSTXT_STATUS_INVALID_TICKET:
+		kind = ErrInvalidTicket
+	case C.ROBOTSTXT_STATUS_PACER_FULL:
+		kind = ErrPacerFull
 	default:
 		panic(fmt.Sprintf("robotstxt: %s failed: %s (status %d): %s; this is a bug, please report it",
 			op, statusMessage(status), uint32(status), msg))

@@ -158,16 +158,77 @@ func ExamplePacer_Reserve() {
 	rules, _ := robots.RulesFor("ExampleBot")
 	_ = pacer.SetRules("shop.test", rules)
 	t0 := time.Unix(1000, 0)
-	for range 3 {
-		start, _, _ := pacer.Reserve("shop.test", t0)
-		fmt.Println(start.Sub(t0))
-	}
-	_ = pacer.Record("shop.test", t0, 429, time.Minute) // Retry-After: 60
-	start, _, _ := pacer.Reserve("shop.test", t0)
-	fmt.Println(start.Sub(t0))
+	first, _ := pacer.Reserve("shop.test", t0)
+	second, _ := pacer.Reserve("shop.test", t0)
+	defer first.Close()
+	defer second.Close()
+	fmt.Println(first.Start().Sub(t0), second.Start().Sub(t0)) // one gap apart
+	c, _ := pacer.Confirm(first, first.Start())
+	fmt.Println(c.Kind)
+	// The first answers 429 with Retry-After: 60 before the second starts:
+	// the second, confirmed at its slot, waits.
+	_ = pacer.Record("shop.test", t0.Add(100*time.Millisecond), 429, time.Minute)
+	c, _ = pacer.Confirm(second, second.Start())
+	fmt.Println(c.Kind, c.Until.Sub(t0))
+	c, _ = pacer.Confirm(second, c.Until)
+	fmt.Println(c.Kind)
 	// Output:
-	// 0s
-	// 250ms
-	// 500ms
-	// 1m0s
+	// 0s 250ms
+	// go
+	// wait 1m0.1s
+	// go
+}
+
+func ExamplePacer_Wait() {
+	options := robotstxt.DefaultPacerOptions()
+	options.Floor = 10 * time.Millisecond
+	pacer, _ := robotstxt.NewPacer(options)
+	defer pacer.Close()
+	for range 3 {
+		start, err := pacer.Wait(context.Background(), "shop.test")
+		if err != nil {
+			return
+		}
+		// Send the request here, then report how it went: that frees its
+		// in-flight place for the next one.
+		_ = pacer.Record("shop.test", time.Now(), 200, 0)
+		_ = start
+	}
+	n, _ := pacer.InFlight("shop.test", time.Now())
+	fmt.Println("in flight:", n)
+	// Output: in flight: 0
+}
+
+func ExampleProductToken() {
+	for _, ua := range []string{
+		"PoliteBot/1.0 (+https://example.com/bot)",
+		"Mozilla/5.0 (compatible; PoliteBot/2.1; +https://example.com/bot)",
+		"Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0",
+	} {
+		token, err := robotstxt.ProductToken(ua)
+		fmt.Printf("%q %v\n", token, errors.Is(err, robotstxt.ErrInvalidToken))
+	}
+	// Output:
+	// "PoliteBot" false
+	// "PoliteBot" false
+	// "" true
+}
+
+func ExampleRules_Blanket() {
+	fetch := func(ctx context.Context, req robotstxt.FetchRequest) (robotstxt.Response, error) {
+		return robotstxt.Response{Status: 503, RetryAfter: 10 * time.Minute, HasRetryAfter: true}, nil
+	}
+	t0 := time.Unix(1000, 0)
+	options := robotstxt.DefaultCacheOptions()
+	options.Now = func() time.Time { return t0 }
+	cache, _ := robotstxt.NewCache(fetch, options)
+	defer cache.Close()
+	rules, _ := cache.Rules(context.Background(), "https://shop.test/cart", "ExampleBot")
+	defer rules.Close()
+	d := rules.Decide("https://shop.test/cart")
+	b, _ := rules.Blanket()
+	at, _ := rules.RetryAt()
+	// Not the file's rules: the file is unreachable, so ask again later.
+	fmt.Println(d.Allowed, d.Kind, b.Cause, b.Status, at.Sub(t0))
+	// Output: false disallow-all status 503 10m0s
 }

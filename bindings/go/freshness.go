@@ -27,6 +27,9 @@ type FreshnessPolicy struct {
 	// shortens it.
 	FreshFor time.Duration
 	// Retry is when to fetch again after a failure to retry later: 1h.
+	// A failed answer's Retry-After (Response.RetryAfter) takes its place,
+	// clamped to between 1 minute and 24 hours: a Retry-After: 0 cannot
+	// make a crawler hammer the file, nor one of a year silence it.
 	Retry time.Duration
 	// UnreachableLimit is how long a file may stay unreachable before
 	// AfterLimit applies: 30 days.

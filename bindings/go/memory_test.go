@@ -75,7 +75,10 @@ func TestCreateCloseLoopMemoryBound(t *testing.T) {
 		cache, _ := robotstxt.NewCache(nil, robotstxt.DefaultCacheOptions())
 		l, _ := cache.Lookup("https://a.test/", "ExampleBot", time.Unix(0, 0), robotstxt.WaitForFetch)
 		pacer, _ := robotstxt.NewPacer(robotstxt.DefaultPacerOptions())
-		_, _, _ = pacer.Reserve("a.test", time.Unix(0, 0))
+		ticket, _ := pacer.Reserve("a.test", time.Unix(0, 0))
+		_, _ = pacer.Confirm(ticket, time.Unix(0, 0))
+		_, _ = robotstxt.ProductToken("Mozilla/5.0 (compatible; ExampleBot/2.1)")
+		_, _ = robotstxt.ProductToken("Bot2/1.0")                 // an error path
 		_, _ = robotstxt.Parse(body, robotstxt.WithParseLimit(1)) // an error path
 		_, _ = robots.RulesFor("not a token")
 		if i%2 == 0 {
@@ -83,8 +86,9 @@ func TestCreateCloseLoopMemoryBound(t *testing.T) {
 			robots.Close()
 			entry.Close()
 			copy.Close()
-			l.Lease.Close()
 			cache.Close()
+			l.Lease.Close() // frees the lease after its cache, too
+			ticket.Close()
 			pacer.Close()
 		} // else: the cleanups free them
 	}

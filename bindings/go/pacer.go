@@ -5,14 +5,15 @@ import "C"
 
 import (
 	"context"
+	"hash/maphash"
 	"runtime"
 	"sync/atomic"
 	"time"
 	"unsafe"
 )
 
-// PacerOptions are a Pacer's floor, backoff cap, size and clock. Start from
-// DefaultPacerOptions.
+// PacerOptions are a Pacer's floor, backoff cap, size, in-flight limit and
+// clock. Start from DefaultPacerOptions.
 type PacerOptions struct {
 	// Floor is the smallest gap between two request starts to one host:
 	// 1s.
@@ -20,32 +21,51 @@ type PacerOptions struct {
 	// BackoffCap is the largest gap backoff may widen to: 10 minutes
 	// (never below the host's own gap).
 	BackoffCap time.Duration
-	// Capacity is how many hosts are tracked; idle ones are dropped first.
-	// Default 100,000.
+	// Capacity is how many hosts are tracked: 100,000. At capacity the
+	// least recently used host that is safe to forget goes (not switched
+	// off, not backing off, nothing in flight, its gap passed); when none
+	// is, a new host gets ErrPacerFull.
 	Capacity int
+	// MaxInFlight is how many requests to one host may be in flight at
+	// once: 1, one connection per host as a polite crawler keeps; 0 is
+	// taken as 1. A request is in flight from the confirmation that lets
+	// it go until Record reports its end.
+	MaxInFlight int
+	// InFlightTimeout is how long a request confirmed and never reported
+	// with Record keeps its in-flight place: 2 minutes (0 frees it at once,
+	// which turns MaxInFlight off).
+	InFlightTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
 
 // DefaultPacerOptions returns the core's defaults: a 1s floor, backoff
-// capped at 10 minutes, 100,000 hosts, time.Now.
+// capped at 10 minutes, 100,000 hosts, one request in flight per host, an
+// unreported request's place freed after 2 minutes, time.Now.
 func DefaultPacerOptions() PacerOptions {
 	o := C.robotstxt_pacer_options_default()
 	return PacerOptions{
-		Floor:      time.Duration(o.floor_ms) * time.Millisecond,
-		BackoffCap: time.Duration(o.backoff_cap_ms) * time.Millisecond,
-		Capacity:   int(o.capacity),
+		Floor:           time.Duration(o.floor_ms) * time.Millisecond,
+		BackoffCap:      time.Duration(o.backoff_cap_ms) * time.Millisecond,
+		Capacity:        int(o.capacity),
+		MaxInFlight:     int(o.max_in_flight),
+		InFlightTimeout: time.Duration(o.in_flight_timeout_ms) * time.Millisecond,
 	}
 }
 
 // Pacer hands out request start times per host (SPEC §8): the gap between
 // the starts of two requests to one host is at least max(floor,
 // crawl-delay, request-rate interval), widened while the host answers 429
-// or 5xx, and pushed by Retry-After. Slots go out in order, one gap apart,
+// or 5xx, and pushed by Retry-After; at most MaxInFlight requests to a
+// host are in flight at once. Slots go out in order, one gap apart,
 // whatever the number of goroutines. It is safe for concurrent use.
 //
-// Wait is the whole job in one call; Reserve is the step under it, with an
-// explicit clock.
+// Wait is the whole job in one call. Under it: Reserve hands out a Ticket
+// for the next slot; sleep until Ticket.Start, then Confirm the ticket
+// just before sending, so that a backoff, Retry-After, slower pace or kill
+// switch recorded meanwhile still holds the request back. Either way, call
+// Record when the request ends: it frees the request's in-flight place
+// and reports how it went.
 //
 // Call Close when done with it; a cleanup frees it otherwise. Close must
 // not run at the same time as another method; using a Pacer after Close
@@ -54,24 +74,30 @@ type Pacer struct {
 	h       unsafe.Pointer // *C.robotstxt_pacer; nil once closed
 	cleanup runtime.Cleanup
 	now     func() time.Time
+	seed    maphash.Seed
+	shards  [64]wakeShard // wake Wait when a host's pace or load changes
 }
 
 // NewPacer makes a pacer with no hosts yet. The error is non-nil for a
 // negative option.
 func NewPacer(options PacerOptions) (*Pacer, error) {
-	if options.Floor < 0 || options.BackoffCap < 0 || options.Capacity < 0 {
-		return nil, &Error{Kind: ErrInvalidOption, Message: "PacerOptions.Floor, BackoffCap and Capacity must not be negative"}
+	if options.Floor < 0 || options.BackoffCap < 0 || options.Capacity < 0 || options.MaxInFlight < 0 ||
+		options.InFlightTimeout < 0 {
+		return nil, &Error{Kind: ErrInvalidOption,
+			Message: "PacerOptions.Floor, BackoffCap, Capacity, MaxInFlight and InFlightTimeout must not be negative"}
 	}
 	o := C.robotstxt_pacer_options{
-		floor_ms:       durationMS(options.Floor),
-		backoff_cap_ms: durationMS(options.BackoffCap),
-		capacity:       C.size_t(options.Capacity),
+		floor_ms:             durationMS(options.Floor),
+		backoff_cap_ms:       durationMS(options.BackoffCap),
+		capacity:             C.size_t(options.Capacity),
+		max_in_flight:        count32(options.MaxInFlight),
+		in_flight_timeout_ms: durationMS(options.InFlightTimeout),
 	}
 	r := C.go_pacer_new(o)
 	if r.status != C.ROBOTSTXT_STATUS_OK {
 		return nil, failure("NewPacer", r.status, r.err, "")
 	}
-	p := &Pacer{h: r.handle, now: options.Now}
+	p := &Pacer{h: r.handle, now: options.Now, seed: maphash.MakeSeed()}
 	if p.now == nil {
 		p.now = time.Now
 	}
@@ -92,8 +118,12 @@ func (p *Pacer) handle() *C.robotstxt_pacer {
 	return h
 }
 
-// Close frees the pacer. Calling Close again does nothing.
+// Close frees the pacer; tickets out can then only be closed. Calling
+// Close again does nothing.
 func (p *Pacer) Close() {
+	if p == nil {
+		panic("robotstxt: method called on a nil *Pacer")
+	}
 	if h := (*C.robotstxt_pacer)(atomic.SwapPointer(&p.h, nil)); h != nil {
 		p.cleanup.Stop()
 		C.robotstxt_pacer_free(h)
@@ -101,59 +131,254 @@ func (p *Pacer) Close() {
 	}
 }
 
+// shard is where Wait for host sleeps: hosts compare case-insensitively
+// (ASCII), as the core keys them.
+func (p *Pacer) shard(host string) *wakeShard {
+	var h maphash.Hash
+	h.SetSeed(p.seed)
+	for i := 0; i < len(host); i++ {
+		c := host[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		h.WriteByte(c)
+	}
+	return &p.shards[h.Sum64()%uint64(len(p.shards))]
+}
+
+// Ticket is a reserved start slot for one request to one host, from
+// Pacer.Reserve: sleep until Start, then Pacer.Confirm it just before
+// sending. Its methods may run at the same time, except Close.
+//
+// Call Close when done with it; a cleanup frees it otherwise. Using a
+// Ticket after Close panics.
+type Ticket struct {
+	h       unsafe.Pointer // *C.robotstxt_ticket; nil once closed
+	cleanup runtime.Cleanup
+}
+
+func freeTicket(h *C.robotstxt_ticket) { C.robotstxt_ticket_free(h) }
+
+func (t *Ticket) handle() *C.robotstxt_ticket {
+	if t == nil {
+		panic("robotstxt: method called on a nil *Ticket")
+	}
+	h := (*C.robotstxt_ticket)(atomic.LoadPointer(&t.h))
+	if h == nil {
+		panic("robotstxt: *Ticket used after Close")
+	}
+	return h
+}
+
+// Start returns when the ticket's request may start, as far as is known:
+// after a ConfirmWait it is the new slot.
+func (t *Ticket) Start() time.Time {
+	ms := C.robotstxt_ticket_start(t.handle())
+	runtime.KeepAlive(t)
+	return fromUnixMS(ms)
+}
+
+// Close frees the ticket. A ticket closed before it was told go keeps its
+// slot used (Pacer.Cancel gives it back). Calling Close again does
+// nothing.
+func (t *Ticket) Close() {
+	if t == nil {
+		panic("robotstxt: method called on a nil *Ticket")
+	}
+	if h := (*C.robotstxt_ticket)(atomic.SwapPointer(&t.h, nil)); h != nil {
+		t.cleanup.Stop()
+		C.robotstxt_ticket_free(h)
+		runtime.KeepAlive(t) // see Rules.Close
+	}
+}
+
 // Reserve reserves the next start slot for host (a host name such as
-// "example.com", compared case-insensitively) at now, and returns when the
-// request may start (not before now). ok is false while the host is
-// switched off (SetEnabled). ErrInvalidHost for an empty or over-long host.
-func (p *Pacer) Reserve(host string, now time.Time) (start time.Time, ok bool, err error) {
+// "example.com", compared case-insensitively) at now, and returns its
+// ticket: sleep until Ticket.Start (not before now), then Confirm. The
+// ticket is nil while the host is switched off (SetEnabled).
+//
+// Errors: ErrInvalidHost for an empty or over-long host, ErrPacerFull for
+// a new host when the pacer is at capacity and no host can be forgotten.
+func (p *Pacer) Reserve(host string, now time.Time) (*Ticket, error) {
 	r := C.go_pacer_reserve(p.handle(), cstr(host), C.size_t(len(host)), unixMS(now))
 	runtime.KeepAlive(p)
 	runtime.KeepAlive(host)
 	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return time.Time{}, false, failure("Pacer.Reserve", r.status, r.err, "")
+		return nil, failure("Pacer.Reserve", r.status, r.err, "")
 	}
-	if !r.has_start {
-		return time.Time{}, false, nil
+	if r.ticket == nil {
+		return nil, nil
 	}
-	return fromUnixMS(r.start_ms), true, nil
+	t := &Ticket{h: unsafe.Pointer(r.ticket)}
+	t.cleanup = runtime.AddCleanup(t, freeTicket, r.ticket)
+	return t, nil
 }
 
-// Wait reserves host's next slot and sleeps until it starts, by the
-// pacer's clock, then returns the slot's start: send the request then.
-// ErrHostDisabled while the host is switched off, ErrInvalidHost as for
-// Reserve, ctx.Err() if ctx is done first (the slot is then left unused, so
-// the host's pace still holds).
+// ConfirmKind is the kind of a Confirm.
+type ConfirmKind uint32
+
+const (
+	// ConfirmGo: send the request now. It holds an in-flight place until
+	// Record reports its end. The ticket is spent.
+	ConfirmGo ConfirmKind = C.ROBOTSTXT_CONFIRM_GO
+	// ConfirmWait: not yet; sleep until Confirm.Until and confirm again.
+	ConfirmWait ConfirmKind = C.ROBOTSTXT_CONFIRM_WAIT
+	// ConfirmDisabled: the host is switched off; send nothing. The ticket
+	// is spent.
+	ConfirmDisabled ConfirmKind = C.ROBOTSTXT_CONFIRM_DISABLED
+)
+
+// String returns "go", "wait" or "disabled".
+func (k ConfirmKind) String() string {
+	switch k {
+	case ConfirmGo:
+		return "go"
+	case ConfirmWait:
+		return "wait"
+	case ConfirmDisabled:
+		return "disabled"
+	}
+	return "ConfirmKind(" + itoa(uint64(k)) + ")"
+}
+
+// Confirm is the pacer's answer just before a request is sent.
+type Confirm struct {
+	// Kind says whether to send now, wait or give up.
+	Kind ConfirmKind
+	// Until (wait) is when to confirm again.
+	Until time.Time
+	// Busy (wait) says the host has as many requests in flight as
+	// allowed: a Record for it may free a place before Until.
+	Busy bool
+}
+
+// Confirm asks, just before sending, whether the request of t may start
+// at now. ConfirmGo: send it, and call Record when it ends. ConfirmWait:
+// sleep until Until (or until a request to the host ends, if Busy), then
+// confirm again; a backoff, Retry-After or slower pace recorded since the
+// reservation gives the ticket a new slot (Ticket.Start says which).
+// ConfirmDisabled: the host was switched off.
+//
+// ErrInvalidTicket for a ticket already spent (go or disabled) or
+// reserved with another pacer.
+func (p *Pacer) Confirm(t *Ticket, now time.Time) (Confirm, error) {
+	r := C.go_pacer_confirm(p.handle(), t.handle(), unixMS(now))
+	runtime.KeepAlive(p)
+	runtime.KeepAlive(t)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return Confirm{}, failure("Pacer.Confirm", r.status, r.err, "")
+	}
+	c := Confirm{Kind: ConfirmKind(r.confirm.kind), Busy: bool(r.confirm.busy)}
+	if c.Kind == ConfirmWait {
+		c.Until = fromUnixMS(r.confirm.until_ms)
+	}
+	return c, nil
+}
+
+// Cancel gives the slot of an unsent ticket back, when it is the last one
+// handed out for its host (the caller gave up on the request): the next
+// reservation may take it. The ticket is spent; Close it still.
+func (p *Pacer) Cancel(t *Ticket) {
+	r := C.go_pacer_cancel(p.handle(), t.handle())
+	runtime.KeepAlive(p)
+	runtime.KeepAlive(t)
+	must("Pacer.Cancel", r.status, r.err)
+}
+
+// InFlight returns how many requests to host are in flight at now:
+// confirmed with ConfirmGo, neither reported with Record nor past
+// InFlightTimeout. ErrInvalidHost as for Reserve.
+func (p *Pacer) InFlight(host string, now time.Time) (int, error) {
+	r := C.go_pacer_in_flight(p.handle(), cstr(host), C.size_t(len(host)), unixMS(now))
+	runtime.KeepAlive(p)
+	runtime.KeepAlive(host)
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return 0, failure("Pacer.InFlight", r.status, r.err, "")
+	}
+	return int(r.count), nil
+}
+
+// Wait reserves host's next slot, sleeps until it starts, by the pacer's
+// clock, and confirms it; while the pacer says wait (a backoff, a
+// Retry-After or a slower pace recorded meanwhile, or MaxInFlight
+// requests in flight), it sleeps again, waking early when Record,
+// SetEnabled, SetDelay or SetRules is called for the host. It returns the
+// request's start as the pacer counts it (the confirmation that let it go,
+// in whole milliseconds): send it then, and call Record when it ends,
+// whatever the outcome (status 0 for a network error), which frees its
+// in-flight place; until then the next request to the host waits, unless
+// MaxInFlight allows more.
+//
+// Errors: ErrHostDisabled while the host is switched off, ErrInvalidHost
+// and ErrPacerFull as for Reserve, ctx.Err() if ctx is done first (the
+// slot is then given back if no later one was handed out, so the host's
+// pace still holds).
 func (p *Pacer) Wait(ctx context.Context, host string) (time.Time, error) {
 	if err := ctx.Err(); err != nil {
 		return time.Time{}, err
 	}
-	start, ok, err := p.Reserve(host, p.now())
+	t, err := p.Reserve(host, p.now())
 	if err != nil {
 		return time.Time{}, err
 	}
-	if !ok {
-		return time.Time{}, &Error{Kind: ErrHostDisabled, Message: "host " + quote(host) + " is switched off (Pacer.SetEnabled)"}
+	if t == nil {
+		return time.Time{}, p.disabled(host)
 	}
-	for {
-		d := start.Sub(p.now())
-		if d <= 0 {
-			return start, nil
+	defer t.Close()
+	shard := p.shard(host)
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
 		}
-		timer := time.NewTimer(d)
+	}()
+	for ask := false; ; {
+		woken := shard.waitChan() // before confirming: no wake-up is lost
+		now := p.now()
+		until := t.Start()
+		// At the start, or early when the host's state changed: the pacer
+		// then says wait, with the new time, or disabled.
+		if ask || !now.Before(until) {
+			c, err := p.Confirm(t, now)
+			if err != nil {
+				return time.Time{}, err
+			}
+			switch c.Kind {
+			case ConfirmGo:
+				return fromUnixMS(unixMS(now)), nil // as the pacer counts it
+			case ConfirmDisabled:
+				return time.Time{}, p.disabled(host)
+			}
+			until = c.Until
+		}
+		d := max(until.Sub(now), time.Millisecond)
+		if timer == nil {
+			timer = time.NewTimer(d)
+		} else {
+			timer.Reset(d)
+		}
 		select {
 		case <-timer.C:
+			ask = false
+		case <-woken:
+			ask = true
 		case <-ctx.Done():
-			timer.Stop()
+			p.Cancel(t)
 			return time.Time{}, ctx.Err()
 		}
 	}
 }
 
+func (p *Pacer) disabled(host string) error {
+	return &Error{Kind: ErrHostDisabled, Message: "host " + quote(host) + " is switched off (Pacer.SetEnabled)"}
+}
+
 // SetDelay sets host's own pace: the larger of crawlDelay and the
 // request-rate interval (fractions of a second honoured, rounded up to the
 // ms); the floor still applies. A zero crawlDelay or RequestRate means
-// none. ErrInvalidArgument for a negative delay or a rate with 0 requests
-// or 0 seconds; ErrInvalidHost as for Reserve.
+// none. A slower pace gives tickets not yet confirmed new slots.
+// ErrInvalidArgument for a negative delay or a rate with 0 requests or 0
+// seconds; ErrInvalidHost and ErrPacerFull as for Reserve.
 func (p *Pacer) SetDelay(host string, crawlDelay time.Duration, rate RequestRate) error {
 	r := C.go_pacer_set_delay(p.handle(), cstr(host), C.size_t(len(host)),
 		C.bool(crawlDelay != 0), C.double(crawlDelay.Seconds()),
@@ -163,6 +388,7 @@ func (p *Pacer) SetDelay(host string, crawlDelay time.Duration, rate RequestRate
 	if r.status != C.ROBOTSTXT_STATUS_OK {
 		return failure("Pacer.SetDelay", r.status, r.err, "")
 	}
+	p.shard(host).wake()
 	return nil
 }
 
@@ -176,14 +402,18 @@ func (p *Pacer) SetRules(host string, rules *Rules) error {
 	if r.status != C.ROBOTSTXT_STATUS_OK {
 		return failure("Pacer.SetRules", r.status, r.err, "")
 	}
+	p.shard(host).wake()
 	return nil
 }
 
 // Record reports how a request to host that ended at now went: its HTTP
 // status (0 for a network error or timeout) and its Retry-After (0 for
-// none). A 429 or 5xx doubles the gap (up to the backoff cap) and a
-// Retry-After pushes the next slot at least that far (up to a day); any
-// other status halves the backoff again.
+// none). Call it once for every request a confirmation let go, whatever
+// became of it: it frees the request's in-flight place. A 429 or 5xx
+// doubles the gap (up to the backoff cap), a Retry-After with it keeps
+// every request from starting before now + retryAfter (up to a day), and
+// both give every ticket not yet confirmed a new slot; any other status
+// halves the backoff again. Waits for host wake up to confirm again.
 func (p *Pacer) Record(host string, now time.Time, status int, retryAfter time.Duration) error {
 	r := C.go_pacer_record(p.handle(), cstr(host), C.size_t(len(host)), unixMS(now),
 		httpStatus(status), C.bool(retryAfter > 0), durationMS(retryAfter))
@@ -192,11 +422,13 @@ func (p *Pacer) Record(host string, now time.Time, status int, retryAfter time.D
 	if r.status != C.ROBOTSTXT_STATUS_OK {
 		return failure("Pacer.Record", r.status, r.err, "")
 	}
+	p.shard(host).wake()
 	return nil
 }
 
-// SetEnabled switches host off (Reserve hands out no slot, Wait fails with
-// ErrHostDisabled) or back on: a kill switch.
+// SetEnabled switches host off (Reserve hands out no ticket, tickets out
+// confirm as ConfirmDisabled, Wait fails with ErrHostDisabled) or back on:
+// a kill switch. A switched-off host is never forgotten.
 func (p *Pacer) SetEnabled(host string, enabled bool) error {
 	r := C.go_pacer_set_enabled(p.handle(), cstr(host), C.size_t(len(host)), C.bool(enabled))
 	runtime.KeepAlive(p)
@@ -204,6 +436,7 @@ func (p *Pacer) SetEnabled(host string, enabled bool) error {
 	if r.status != C.ROBOTSTXT_STATUS_OK {
 		return failure("Pacer.SetEnabled", r.status, r.err, "")
 	}
+	p.shard(host).wake()
 	return nil
 }
 

@@ -142,6 +142,9 @@ func (r *Robots) handle() *C.robotstxt_robots {
 // Close frees the parsed file. Rules selected from it stay valid. Calling
 // Close again does nothing.
 func (r *Robots) Close() {
+	if r == nil {
+		panic("robotstxt: method called on a nil *Robots")
+	}
 	if h := (*C.robotstxt_robots)(atomic.SwapPointer(&r.h, nil)); h != nil {
 		r.cleanup.Stop()
 		C.robotstxt_robots_free(h)

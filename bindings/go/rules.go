@@ -45,6 +45,9 @@ func (r *Rules) handle() *C.robotstxt_rules {
 
 // Close frees the rules. Calling Close again does nothing.
 func (r *Rules) Close() {
+	if r == nil {
+		panic("robotstxt: method called on a nil *Rules")
+	}
 	if h := (*C.robotstxt_rules)(atomic.SwapPointer(&r.h, nil)); h != nil {
 		r.cleanup.Stop()
 		C.robotstxt_rules_free(h)
@@ -78,12 +81,26 @@ const (
 	AllowRule DecisionKind = C.ROBOTSTXT_DECISION_ALLOW
 	// DisallowRule: a disallow rule decided.
 	DisallowRule DecisionKind = C.ROBOTSTXT_DECISION_DISALLOW
+	// DecisionAllowAll: no file's rules but a blanket allow-all decided
+	// (the robots.txt is unavailable, a 404 say); Rules.Blanket says why.
+	DecisionAllowAll DecisionKind = C.ROBOTSTXT_DECISION_ALLOW_ALL
+	// DecisionDisallowAll: no file's rules but a blanket disallow-all
+	// decided (the robots.txt is unreachable, or not fetched yet);
+	// Rules.Blanket says why, Rules.RetryAt when to ask again.
+	DecisionDisallowAll DecisionKind = C.ROBOTSTXT_DECISION_DISALLOW_ALL
 )
 
-// String returns "none", "allow" or "disallow", as the core names them.
+// String returns "none", "allow", "disallow", "allow-all" or
+// "disallow-all", as the core names them.
 func (k DecisionKind) String() string {
 	if name := C.robotstxt_decision_kind_name(C.robotstxt_decision_kind(k)); name != nil {
 		return C.GoString(name)
+	}
+	switch k { // names the core's name function may not know yet
+	case DecisionAllowAll:
+		return "allow-all"
+	case DecisionDisallowAll:
+		return "disallow-all"
 	}
 	return "DecisionKind(" + itoa(uint64(k)) + ")"
 }
@@ -92,7 +109,8 @@ func (k DecisionKind) String() string {
 type Decision struct {
 	// Allowed says whether the crawler may fetch the URL.
 	Allowed bool
-	// Line is the deciding rule's 1-based line, or 0 when no rule matched.
+	// Line is the deciding rule's 1-based line, or 0 when no rule matched
+	// or a blanket answer decided.
 	Line int
 	// Kind is the kind of the deciding rule.
 	Kind DecisionKind
@@ -115,6 +133,92 @@ func (r *Rules) Decide(url string) Decision {
 	runtime.KeepAlive(r)
 	runtime.KeepAlive(url)
 	return d
+}
+
+// Cause says why a blanket answer stands where a file's rules would.
+type Cause uint32
+
+const (
+	// CauseStatus: the fetch of /robots.txt ended with Blanket.Status
+	// after Blanket.Redirects redirects: a 4xx or more than five redirects
+	// allow all; a 5xx, 429, 401, 403 or an unfollowed 3xx disallow all.
+	CauseStatus Cause = C.ROBOTSTXT_CAUSE_STATUS
+	// CauseNoResponse: the fetch got no response (a network error or a
+	// timeout), so nothing is allowed for now.
+	CauseNoResponse Cause = C.ROBOTSTXT_CAUSE_NO_RESPONSE
+	// CauseNotFetched: no fetch has been stored for the origin yet
+	// (DisallowWhileFetching), so nothing is allowed.
+	CauseNotFetched Cause = C.ROBOTSTXT_CAUSE_NOT_FETCHED
+	// CauseUnreachableLimit: the file stayed unreachable past
+	// FreshnessPolicy.UnreachableLimit, and AllowAllAfterLimit allows all.
+	CauseUnreachableLimit Cause = C.ROBOTSTXT_CAUSE_UNREACHABLE_LIMIT
+	// CauseCaller: made by the caller.
+	CauseCaller Cause = C.ROBOTSTXT_CAUSE_CALLER
+)
+
+// String returns "status", "no-response", "not-fetched",
+// "unreachable-limit" or "caller", as the core names them.
+func (c Cause) String() string {
+	switch c {
+	case CauseStatus:
+		return "status"
+	case CauseNoResponse:
+		return "no-response"
+	case CauseNotFetched:
+		return "not-fetched"
+	case CauseUnreachableLimit:
+		return "unreachable-limit"
+	case CauseCaller:
+		return "caller"
+	}
+	return "Cause(" + itoa(uint64(c)) + ")"
+}
+
+// Blanket is a blanket answer, allow-all or disallow-all, and the fetch
+// outcome that caused it: what tells "disallowed by the file" from "the
+// file is unreachable".
+type Blanket struct {
+	// Allowed: everything is allowed; else everything is disallowed.
+	Allowed bool
+	// Cause is why.
+	Cause Cause
+	// Status is the final HTTP status, for CauseStatus; else 0.
+	Status int
+	// Redirects is how many redirects were followed, for CauseStatus;
+	// else 0.
+	Redirects int
+}
+
+func blanketOf(b C.robotstxt_blanket) (Blanket, bool) {
+	if !b.is_blanket {
+		return Blanket{}, false
+	}
+	return Blanket{Allowed: bool(b.allowed), Cause: Cause(b.cause), Status: int(b.http_status),
+		Redirects: int(b.redirects)}, true
+}
+
+// Blanket reports whether the rules are a blanket answer rather than a
+// file's rules (from a Cache, for a robots.txt it could not use), and why.
+// Decide then says DecisionAllowAll or DecisionDisallowAll at line 0.
+func (r *Rules) Blanket() (Blanket, bool) {
+	res := C.go_rules_blanket(r.handle())
+	runtime.KeepAlive(r)
+	must("Rules.Blanket", res.status, res.err)
+	return blanketOf(res.blanket)
+}
+
+// RetryAt returns when the Cache that handed out the rules will fetch the
+// robots.txt again, by the cache's clock, and true, when its last fetch
+// failed: the rules are then an old copy kept meanwhile, or a
+// disallow-all. Ask the cache again then. Otherwise it returns false.
+func (r *Rules) RetryAt() (time.Time, bool) {
+	res := C.go_rules_blanket(r.handle())
+	runtime.KeepAlive(r)
+	must("Rules.RetryAt", res.status, res.err)
+	if !res.has_retry_at {
+		return time.Time{}, false
+	}
+	return fromUnixMS(res.retry_at_ms), true
 }
 
 // CrawlDelay returns the crawl delay (the largest valid crawl-delay among

@@ -138,6 +138,25 @@ static inline go_decision go_decide(const robotstxt_rules *rules, const uint8_t 
     return r;
 }
 
+/* Whether rules are a blanket answer, why, and when a retry is due. */
+typedef struct go_blanket {
+    robotstxt_status status;
+    robotstxt_blanket blanket;
+    uint64_t retry_at_ms;
+    bool has_retry_at;
+    go_err err;
+} go_blanket;
+
+static inline go_blanket go_rules_blanket(const robotstxt_rules *rules) {
+    go_blanket r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_rules_blanket(rules, &r.blanket);
+    if (r.status == ROBOTSTXT_STATUS_OK)
+        r.status = robotstxt_rules_retry_at(rules, &r.retry_at_ms, &r.has_retry_at);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
 typedef struct go_delay {
     robotstxt_status status;
     double seconds;
@@ -205,6 +224,25 @@ static inline go_text go_host(const robotstxt_robots *robots) {
     go_text r;
     memset(&r, 0, sizeof r);
     r.status = robotstxt_robots_host(robots, &r.text.ptr, &r.text.len, &r.found);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* The product token in a User-Agent header, as an offset into it: the
+ * token borrows from the header, which is Go memory, and Go slices it. */
+typedef struct go_token {
+    robotstxt_status status;
+    size_t offset;
+    size_t len;
+    go_err err;
+} go_token;
+
+static inline go_token go_product_token(const uint8_t *user_agent, size_t len) {
+    go_token r;
+    const uint8_t *token = NULL;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_product_token(user_agent, len, &token, &r.len);
+    if (r.status == ROBOTSTXT_STATUS_OK && r.len > 0) r.offset = (size_t)(token - user_agent);
     r.err = go_take_error(r.status);
     return r;
 }
@@ -421,18 +459,50 @@ static inline go_handle go_pacer_new(robotstxt_pacer_options options) {
     return r;
 }
 
-typedef struct go_slot {
+/* A reservation: the ticket (NULL while the host is switched off) and its
+ * start. */
+typedef struct go_ticket {
     robotstxt_status status;
+    robotstxt_ticket *ticket;
     uint64_t start_ms;
-    bool has_start;
     go_err err;
-} go_slot;
+} go_ticket;
 
-static inline go_slot go_pacer_reserve(const robotstxt_pacer *pacer, const uint8_t *host,
-                                       size_t len, uint64_t now_ms) {
-    go_slot r;
+static inline go_ticket go_pacer_reserve(const robotstxt_pacer *pacer, const uint8_t *host,
+                                         size_t len, uint64_t now_ms) {
+    go_ticket r;
     memset(&r, 0, sizeof r);
-    r.status = robotstxt_pacer_reserve(pacer, host, len, now_ms, &r.start_ms, &r.has_start);
+    r.status = robotstxt_pacer_reserve(pacer, host, len, now_ms, &r.ticket);
+    r.start_ms = robotstxt_ticket_start(r.ticket);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_confirm {
+    robotstxt_status status;
+    robotstxt_confirm confirm;
+    go_err err;
+} go_confirm;
+
+static inline go_confirm go_pacer_confirm(const robotstxt_pacer *pacer,
+                                          const robotstxt_ticket *ticket, uint64_t now_ms) {
+    go_confirm r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_pacer_confirm(pacer, ticket, now_ms, &r.confirm);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_unit go_pacer_cancel(const robotstxt_pacer *pacer,
+                                      const robotstxt_ticket *ticket) {
+    return go_unit_of(robotstxt_pacer_cancel(pacer, ticket));
+}
+
+static inline go_count go_pacer_in_flight(const robotstxt_pacer *pacer, const uint8_t *host,
+                                          size_t len, uint64_t now_ms) {
+    go_count r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_pacer_in_flight(pacer, host, len, now_ms, &r.count);
     r.err = go_take_error(r.status);
     return r;
 }

@@ -13,11 +13,16 @@ import (
 	"robotstxt.dev/go/robotstxt"
 )
 
-// Crawl fetches, all at once, every URL that robots.txt allows for token,
-// spaced per host by its crawl delay (1 s at least), and hands each response
-// to visit, from many goroutines.
-func Crawl(ctx context.Context, client *http.Client, token string, urls []string, visit func(*http.Response)) {
-	cache, _ := robotstxt.NewCache(robotstxt.FetchHTTP(client, token), robotstxt.DefaultCacheOptions())
+// Crawl fetches, all at once, every URL that robots.txt allows for the
+// crawler named in userAgent, spaced per host by its crawl delay (1 s at
+// least), one request per host at a time, and hands each response to visit,
+// from many goroutines.
+func Crawl(ctx context.Context, client *http.Client, userAgent string, urls []string, visit func(*http.Response)) error {
+	token, err := robotstxt.ProductToken(userAgent) // "ExampleBot/1.0 (+https://…)" -> "ExampleBot"
+	if err != nil {
+		return err
+	}
+	cache, _ := robotstxt.NewCache(robotstxt.FetchHTTP(client, userAgent), robotstxt.DefaultCacheOptions())
 	pacer, _ := robotstxt.NewPacer(robotstxt.DefaultPacerOptions())
 	defer cache.Close()
 	defer pacer.Close()
@@ -30,19 +35,19 @@ func Crawl(ctx context.Context, client *http.Client, token string, urls []string
 				return
 			}
 			req, _ := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
-			req.Header.Set("User-Agent", token)
-			if _, err := pacer.Wait(ctx, u.Host); err != nil {
+			req.Header.Set("User-Agent", userAgent)
+			if _, err := pacer.Wait(ctx, u.Host); err != nil { // its slot, after any backoff
 				return
 			}
-			resp, err := client.Do(req)
-			if err != nil {
-				return
+			status, retry := 0, time.Duration(0) // 0: no response
+			if resp, err := client.Do(req); err == nil {
+				visit(resp)
+				resp.Body.Close()
+				status, retry = resp.StatusCode, robotstxt.NewResponse(resp, nil, time.Now()).RetryAfter
 			}
-			defer resp.Body.Close()
-			retry := robotstxt.NewResponse(resp, nil, time.Now()).RetryAfter // 429, 503 slow the host down
-			_ = pacer.Record(u.Host, time.Now(), resp.StatusCode, retry)
-			visit(resp)
+			_ = pacer.Record(u.Host, time.Now(), status, retry) // ended: 429 and 503 slow the host down
 		})
 	}
 	wg.Wait()
+	return nil
 }
