@@ -8,7 +8,8 @@
 // robotstxt::Error with the library's status and detailed message. The
 // string_views a Robots or Rules hands out borrow from it: keep it alive
 // while you use them. Robots and Rules are immutable and may be shared
-// between threads.
+// between threads. Rules from the C cache (robotstxt_cache_lookup) can be
+// wrapped with Rules::adopt.
 #ifndef ROBOTSTXT_HPP
 #define ROBOTSTXT_HPP
 
@@ -89,7 +90,10 @@ struct Options {
 // the Rules that decided.
 struct Decision {
     bool allowed;
-    uint32_t line; // 0 when no rule matched
+    uint32_t line; // 0 when no rule matched or a blanket answer decided
+    // ROBOTSTXT_DECISION_ALLOW or _DISALLOW (a rule), _NONE (no rule
+    // matched), _ALLOW_ALL or _DISALLOW_ALL (a blanket answer: see
+    // Rules::blanket for why).
     robotstxt_decision_kind kind;
     std::string_view pattern;
 };
@@ -127,6 +131,34 @@ class Rules {
         bool has = false;
         detail::check(robotstxt_rules_request_rate(handle_.get(), &rate.requests, &rate.seconds, &has));
         return has ? std::optional<RequestRate>(rate) : std::nullopt;
+    }
+
+    // For rules that answer every URL at once (a cache's answer for a
+    // robots.txt it could not use): allowed or not, and the cause
+    // (ROBOTSTXT_CAUSE_STATUS with http_status, _NO_RESPONSE, ...).
+    // nullopt for a file's rules.
+    std::optional<robotstxt_blanket> blanket() const {
+        robotstxt_blanket b;
+        detail::check(robotstxt_rules_blanket(handle_.get(), &b));
+        return b.is_blanket ? std::optional<robotstxt_blanket>(b) : std::nullopt;
+    }
+
+    // When the cache that handed these rules out fetches the robots.txt
+    // again (ms, the lookup's clock), after a failed fetch; else nullopt.
+    std::optional<uint64_t> retry_at() const {
+        uint64_t at = 0;
+        bool has = false;
+        detail::check(robotstxt_rules_retry_at(handle_.get(), &at, &has));
+        return has ? std::optional<uint64_t>(at) : std::nullopt;
+    }
+
+    // Takes over a handle from the C API, such as the `rules` of a
+    // robotstxt_lookup; it is freed with the Rules.
+    static Rules adopt(robotstxt_rules *raw) {
+        if (raw == nullptr) {
+            throw Error(ROBOTSTXT_STATUS_NULL_ARGUMENT, "Rules::adopt: the rules handle is NULL");
+        }
+        return Rules(raw);
     }
 
     const robotstxt_rules *get() const noexcept { return handle_.get(); }

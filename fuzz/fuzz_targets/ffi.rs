@@ -1,20 +1,27 @@
 //! The C ABI (`include/robotstxt.h`) under random call sequences, through
 //! the `extern "C"` functions themselves: parse, select, ask and free;
-//! entries; caches, leases and pacers; with NULL handles, NULL out-pointers,
-//! `(NULL, 0)` and `(NULL, n)` text, enumeration values out of range, NaN
-//! and infinite delays, leases stored twice or into another cache, and
-//! handles freed in any order (rules outlive their robots, leases their
-//! cache). It never frees a handle twice or uses one after its free: that
-//! is undefined behaviour the ABI cannot detect (SECURITY.md).
+//! entries; caches, leases, pacers and tickets; product tokens; with NULL
+//! handles, NULL out-pointers, `(NULL, 0)` and `(NULL, n)` text,
+//! enumeration values out of range, NaN and infinite delays, leases stored
+//! twice or into another cache, tickets confirmed twice or with another
+//! pacer, and handles freed in any order (rules outlive their robots,
+//! leases their cache, tickets their pacer). It never frees a handle twice
+//! or uses one after its free: that is undefined behaviour the ABI cannot
+//! detect (SECURITY.md).
 //!
 //! Checked: no call panics (`ROBOTSTXT_STATUS_PANIC`) or crashes, each NULL
 //! where a pointer is required gives `ROBOTSTXT_STATUS_NULL_ARGUMENT`,
-//! outputs are untouched on failure, `can_fetch` agrees with `decide`, and
-//! under ASan every handle is freed (no leak).
+//! outputs are untouched on failure, `can_fetch` agrees with `decide`, a
+//! decision's kind agrees with `robotstxt_rules_blanket`, a lookup's
+//! blanket and retry time agree with its rules', a switched-off host gets
+//! no ticket and its tickets never confirm `GO`, a spent ticket or one of
+//! another pacer is refused, and under ASan every handle is freed (no
+//! leak).
 
 #![no_main]
 #![allow(non_camel_case_types)]
 
+use std::collections::{HashMap, HashSet};
 use std::ptr::{null, null_mut};
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -34,6 +41,8 @@ struct robotstxt_cache([u8; 0]);
 struct robotstxt_lease([u8; 0]);
 #[repr(C)]
 struct robotstxt_pacer([u8; 0]);
+#[repr(C)]
+struct robotstxt_ticket([u8; 0]);
 
 type Status = u32;
 const OK: Status = 0;
@@ -41,8 +50,20 @@ const NULL_ARGUMENT: Status = 1;
 const INVALID_TOKEN: Status = 3;
 const NO_TOKENS: Status = 4;
 const INDEX_OUT_OF_RANGE: Status = 7;
+const INVALID_HOST: Status = 9;
 const INVALID_LEASE: Status = 10;
+const INVALID_TICKET: Status = 11;
+const PACER_FULL: Status = 12;
 const PANIC: Status = 100;
+
+const DECISION_NONE: u32 = 0;
+const DECISION_ALLOW_ALL: u32 = 3;
+const DECISION_DISALLOW_ALL: u32 = 4;
+const CAUSE_STATUS: u32 = 1;
+const CAUSE_CALLER: u32 = 5;
+const CONFIRM_GO: u32 = 0;
+const CONFIRM_WAIT: u32 = 1;
+const CONFIRM_DISABLED: u32 = 2;
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -66,6 +87,16 @@ struct robotstxt_decision {
     line: u32,
     kind: u32,
     pattern: robotstxt_str,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct robotstxt_blanket {
+    is_blanket: bool,
+    allowed: bool,
+    cause: u32,
+    http_status: u16,
+    redirects: u32,
 }
 
 #[repr(C)]
@@ -129,6 +160,9 @@ struct robotstxt_lookup {
     rules: *mut robotstxt_rules,
     lease: *mut robotstxt_lease,
     until_ms: u64,
+    blanket: robotstxt_blanket,
+    has_retry_at: bool,
+    retry_at_ms: u64,
 }
 
 #[repr(C)]
@@ -148,6 +182,16 @@ struct robotstxt_pacer_options {
     floor_ms: u64,
     backoff_cap_ms: u64,
     capacity: usize,
+    max_in_flight: u32,
+    in_flight_timeout_ms: u64,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct robotstxt_confirm {
+    kind: u32,
+    until_ms: u64,
+    busy: bool,
 }
 
 // The library is linked into this binary, so its `#[no_mangle]` exports
@@ -216,6 +260,21 @@ extern "C" {
         len: usize,
         out: *mut robotstxt_decision,
     ) -> Status;
+    fn robotstxt_rules_blanket(
+        rules: *const robotstxt_rules,
+        out: *mut robotstxt_blanket,
+    ) -> Status;
+    fn robotstxt_rules_retry_at(
+        rules: *const robotstxt_rules,
+        at_out: *mut u64,
+        has_out: *mut bool,
+    ) -> Status;
+    fn robotstxt_product_token(
+        user_agent: *const u8,
+        len: usize,
+        token_out: *mut *const u8,
+        token_len_out: *mut usize,
+    ) -> Status;
     fn robotstxt_rules_crawl_delay(
         rules: *const robotstxt_rules,
         seconds_out: *mut f64,
@@ -228,6 +287,7 @@ extern "C" {
         has_out: *mut bool,
     ) -> Status;
     fn robotstxt_decision_kind_name(kind: u32) -> *const std::ffi::c_char;
+    fn robotstxt_cause_name(cause: u32) -> *const std::ffi::c_char;
     fn robotstxt_robots_diagnostic_count(
         robots: *const robotstxt_robots,
         out: *mut usize,
@@ -344,8 +404,26 @@ extern "C" {
         host: *const u8,
         len: usize,
         now: u64,
-        start_out: *mut u64,
-        has_out: *mut bool,
+        ticket_out: *mut *mut robotstxt_ticket,
+    ) -> Status;
+    fn robotstxt_ticket_start(ticket: *const robotstxt_ticket) -> u64;
+    fn robotstxt_ticket_free(ticket: *mut robotstxt_ticket);
+    fn robotstxt_pacer_confirm(
+        pacer: *const robotstxt_pacer,
+        ticket: *const robotstxt_ticket,
+        now: u64,
+        out: *mut robotstxt_confirm,
+    ) -> Status;
+    fn robotstxt_pacer_cancel(
+        pacer: *const robotstxt_pacer,
+        ticket: *const robotstxt_ticket,
+    ) -> Status;
+    fn robotstxt_pacer_in_flight(
+        pacer: *const robotstxt_pacer,
+        host: *const u8,
+        len: usize,
+        now: u64,
+        out: *mut usize,
     ) -> Status;
     fn robotstxt_pacer_set_delay(
         pacer: *const robotstxt_pacer,
@@ -435,6 +513,14 @@ const URLS: &[&[u8]] = &[
     b"\xff/\x00",
 ];
 const HOSTS: &[&[u8]] = &[b"site.test", b"SITE.test", b"", b"other.test:8443"];
+const USER_AGENTS: &[&[u8]] = &[
+    b"ExampleBot/1.0 (+https://example.com/bot)",
+    b"Mozilla/5.0 (compatible; ExampleBot/2.1; +https://example.com/bot)",
+    b"Mozilla/5.0 (X11; Linux x86_64)",
+    b"(compatible; )",
+    b"Bad Bot/1",
+    b"",
+];
 
 fn text(u: &mut Unstructured, pool: &[&[u8]]) -> Result<Text> {
     let bytes = match u.int_in_range(0..=3u8)? {
@@ -547,7 +633,8 @@ fn freshness(u: &mut Unstructured) -> Result<robotstxt_freshness_policy> {
     Ok(p)
 }
 
-/// Every handle alive, so each can be freed exactly once at the end.
+/// Every handle alive, so each can be freed exactly once at the end; and
+/// what the pacers were told.
 #[derive(Default)]
 struct Handles {
     robots: Vec<*mut robotstxt_robots>,
@@ -556,6 +643,18 @@ struct Handles {
     caches: Vec<*mut robotstxt_cache>,
     leases: Vec<*mut robotstxt_lease>,
     pacers: Vec<*mut robotstxt_pacer>,
+    tickets: Vec<*mut robotstxt_ticket>,
+    /// Per ticket: its pacer (NULL once that is freed), its host as the
+    /// pacer keys it, and whether it is spent.
+    ticket_info: HashMap<usize, (usize, Vec<u8>, bool)>,
+    /// (pacer, host key) switched off. A switched-off host is never
+    /// forgotten, so this is exact.
+    switched_off: HashSet<(usize, Vec<u8>)>,
+}
+
+/// The pacer's key for a host: ASCII lower case.
+fn host_key(host: &Text) -> Vec<u8> {
+    host.bytes.to_ascii_lowercase()
 }
 
 /// A live handle, or NULL one time in eight (or when there is none). The
@@ -579,7 +678,7 @@ fn take<T>(u: &mut Unstructured, live: &mut Vec<*mut T>) -> Result<*mut T> {
 /// Checks a status: never a panic; a NULL argument gives NULL_ARGUMENT.
 fn status(got: Status, null_given: bool, call: &str) {
     assert_ne!(got, PANIC, "{call} panicked: {}", last_error());
-    assert!(got <= INVALID_LEASE, "{call}: unknown status {got}");
+    assert!(got <= PACER_FULL, "{call}: unknown status {got}");
     if null_given {
         assert_eq!(
             got,
@@ -597,6 +696,17 @@ fn status(got: Status, null_given: bool, call: &str) {
         // SAFETY: any value is allowed.
         assert!(!unsafe { robotstxt_status_message(got) }.is_null());
     }
+}
+
+/// A blanket from `robotstxt_rules_blanket` or a lookup: consistent fields.
+fn check_blanket(b: &robotstxt_blanket) {
+    assert_eq!(b.is_blanket, b.cause != 0, "{b:?}");
+    assert!(b.cause <= CAUSE_CALLER, "{b:?}");
+    assert!(b.is_blanket || !b.allowed, "{b:?}");
+    assert!(
+        b.cause == CAUSE_STATUS || (b.http_status, b.redirects) == (0, 0),
+        "{b:?}"
+    );
 }
 
 fn last_error() -> String {
@@ -633,23 +743,21 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
         // from `h`, or points to a local of the right type; text points to
         // `len` readable bytes or is NULL.
         unsafe {
-            match u.int_in_range(0..=27u8)? {
+            match u.int_in_range(0..=31u8)? {
                 0 | 1 => {
                     let b = body(u)?;
                     let mut out: *mut robotstxt_robots = SENTINEL as *mut _;
                     let (p, out_null) = out!(u, out);
-                    let (got, opts_null) = if u.arbitrary()? {
-                        (robotstxt_robots_parse(b.ptr(), b.len(), p), false)
+                    let got = if u.arbitrary()? {
+                        robotstxt_robots_parse(b.ptr(), b.len(), p)
                     } else {
+                        // NULL options are the defaults.
                         let o = options(u)?;
-                        let opts_null = u.ratio(1, 16)?;
-                        let op: *const robotstxt_options = if opts_null { null() } else { &o };
-                        (
-                            robotstxt_robots_parse_with(b.ptr(), b.len(), op, p),
-                            opts_null,
-                        )
+                        let op: *const robotstxt_options =
+                            if u.ratio(1, 16)? { null() } else { &o };
+                        robotstxt_robots_parse_with(b.ptr(), b.len(), op, p)
                     };
-                    status(got, b.bad() || out_null || opts_null, "parse");
+                    status(got, b.bad() || out_null, "parse");
                     if got == OK {
                         assert!(!out.is_null() && out as usize != SENTINEL);
                         h.robots.push(out);
@@ -723,12 +831,29 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                     if g1 == OK && g2 == OK {
                         assert_eq!(allowed, d.allowed);
                         // A rule's decision has its line and pattern; no
-                        // match has neither; a blanket disallow-all (from a
-                        // cache) is kind DISALLOW with neither.
-                        assert!(d.kind <= 2 && (d.line == 0) == (d.pattern.len == 0));
-                        assert!(d.kind != 0 || (d.line == 0 && d.allowed));
-                        assert!(d.kind == 0 || d.allowed == (d.kind == 1));
+                        // match has neither; a blanket answer (from a cache)
+                        // is kind ALLOW_ALL or DISALLOW_ALL with neither.
+                        assert!(d.kind <= 4 && (d.line == 0) == (d.pattern.len == 0));
+                        assert!(d.kind != DECISION_NONE || (d.line == 0 && d.allowed));
+                        assert!(d.kind == DECISION_NONE || d.allowed == (d.kind % 2 == 1));
+                        assert!(d.kind < DECISION_ALLOW_ALL || d.line == 0);
                         assert!(d.pattern.len == 0 || !d.pattern.ptr.is_null());
+                        // The kind says whether a blanket answer decided.
+                        let mut b = std::mem::zeroed::<robotstxt_blanket>();
+                        assert_eq!(robotstxt_rules_blanket(rules, &mut b), OK);
+                        check_blanket(&b);
+                        if b.is_blanket {
+                            assert!(
+                                d.kind >= DECISION_ALLOW_ALL
+                                    || (d.kind == DECISION_NONE && !b.allowed),
+                                "kind {} for a blanket answer",
+                                d.kind
+                            );
+                            assert!(d.kind != DECISION_ALLOW_ALL || b.allowed);
+                            assert!(d.kind != DECISION_DISALLOW_ALL || !b.allowed);
+                        } else {
+                            assert!(d.kind < DECISION_ALLOW_ALL, "kind {} for a file", d.kind);
+                        }
                         // The borrowed pattern is readable (ASan checks).
                         if d.pattern.len > 0 {
                             let p = std::slice::from_raw_parts(d.pattern.ptr, d.pattern.len);
@@ -757,6 +882,25 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                     status(got, null_rules, "request_rate");
                     if got == OK && has {
                         assert!(n >= 1 && s >= 1);
+                    }
+                    let (mut at, mut has_at) = (7u64, true);
+                    let (pa, a_null) = out!(u, at);
+                    let got = robotstxt_rules_retry_at(rules, pa, &mut has_at);
+                    status(got, null_rules || a_null, "retry_at");
+                    if got == OK {
+                        assert!(has_at || at == 0);
+                    } else {
+                        assert_eq!((at, has_at), (7, true), "retry_at wrote on failure");
+                    }
+                    let mut b = std::mem::zeroed::<robotstxt_blanket>();
+                    b.cause = 77;
+                    let (pb, b_null) = out!(u, b);
+                    let got = robotstxt_rules_blanket(rules, pb);
+                    status(got, null_rules || b_null, "rules_blanket");
+                    if got == OK {
+                        check_blanket(&b);
+                    } else {
+                        assert_eq!(b.cause, 77, "rules_blanket wrote on failure");
                     }
                 }
                 9 => {
@@ -816,7 +960,8 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                     // never a crash.
                     let v: u32 = u.arbitrary()?;
                     let _ = robotstxt_status_message(v);
-                    let _ = robotstxt_decision_kind_name(v);
+                    assert_eq!(robotstxt_decision_kind_name(v).is_null(), v > 4);
+                    assert_eq!(robotstxt_cause_name(v).is_null(), v > CAUSE_CALLER);
                     let _ = robotstxt_line_kind_name(v);
                     let _ = robotstxt_diagnostic_flag_name(v);
                     let _ = robotstxt_disposition_retry_later(v);
@@ -831,6 +976,24 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                         robotstxt_access_classify(u.arbitrary()?, u.arbitrary()?, policy, &mut d);
                     status(got, false, "classify");
                     assert!(if got == OK { d <= 3 } else { d == 77 });
+                    // A product token borrows from the header it is found in.
+                    let ua = text(u, USER_AGENTS)?;
+                    let (mut tp, mut tl) = (SENTINEL as *const u8, 77usize);
+                    let (ptp, tp_null) = out!(u, tp);
+                    let got = robotstxt_product_token(ua.ptr(), ua.len(), ptp, &mut tl);
+                    status(got, ua.bad() || tp_null, "product_token");
+                    if got == OK {
+                        assert!(tl >= 1 && tl <= ua.len());
+                        let start = tp as usize - ua.ptr() as usize;
+                        assert!(start + tl <= ua.len(), "the token is not inside the header");
+                        let token = &ua.bytes[start..start + tl];
+                        assert!(token
+                            .iter()
+                            .all(|b| b.is_ascii_alphabetic() || *b == b'_' || *b == b'-'));
+                    } else {
+                        assert!(got == NULL_ARGUMENT || got == INVALID_TOKEN, "{got}");
+                        assert_eq!((tp as usize, tl), (SENTINEL, 77));
+                    }
                 }
                 12 => {
                     let b = body(u)?;
@@ -849,11 +1012,9 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                         (&f, false)
                     };
                     let got = robotstxt_access_from_outcome(pf, policy, &o, &mut d, &mut robots);
-                    status(
-                        got,
-                        f_null || b.bad() || (f.has_etag && etag.bad()),
-                        "from_outcome",
-                    );
+                    // Only the status, redirects and body are read: a bad
+                    // etag does not matter here.
+                    status(got, f_null || b.bad(), "from_outcome");
                     if got == OK {
                         if d == 0 {
                             assert!(!robots.is_null());
@@ -1019,6 +1180,21 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                         match l.kind {
                             0 => {
                                 assert!(!l.rules.is_null() && l.lease.is_null());
+                                // The lookup and its rules say the same.
+                                let mut b = std::mem::zeroed::<robotstxt_blanket>();
+                                assert_eq!(robotstxt_rules_blanket(l.rules, &mut b), OK);
+                                check_blanket(&b);
+                                assert_eq!(b, l.blanket);
+                                assert_eq!(b.is_blanket, l.answer != 0, "answer {}", l.answer);
+                                assert!(!b.is_blanket || b.allowed == (l.answer == 1));
+                                assert!(b.cause != CAUSE_CALLER, "a cache's cause is no caller");
+                                let (mut at, mut has_at) = (0u64, false);
+                                assert_eq!(
+                                    robotstxt_rules_retry_at(l.rules, &mut at, &mut has_at),
+                                    OK
+                                );
+                                assert_eq!((has_at, at), (l.has_retry_at, l.retry_at_ms));
+                                assert!(l.has_retry_at || l.retry_at_ms == 0);
                                 h.rules.push(l.rules);
                             }
                             1 => {
@@ -1087,6 +1263,8 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                     o.floor_ms = u.arbitrary()?;
                     o.backoff_cap_ms = u.arbitrary()?;
                     o.capacity = *u.choose(&[0, 1, 2, 100_000, usize::MAX])?;
+                    o.max_in_flight = *u.choose(&[0, 1, 2, u32::MAX])?;
+                    o.in_flight_timeout_ms = u.arbitrary()?;
                     let mut out: *mut robotstxt_pacer = SENTINEL as *mut _;
                     let op: *const robotstxt_pacer_options =
                         if u.ratio(1, 16)? { null() } else { &o };
@@ -1098,23 +1276,53 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                         assert_eq!(out as usize, SENTINEL);
                     }
                 }
-                25 => robotstxt_pacer_free(take(u, &mut h.pacers)?),
+                25 => {
+                    let pacer = take(u, &mut h.pacers)?;
+                    robotstxt_pacer_free(pacer);
+                    // Its tickets live on, but no pacer (not even a new one
+                    // at the same address) takes them.
+                    h.switched_off.retain(|(p, _)| *p != pacer as usize);
+                    for info in h.ticket_info.values_mut() {
+                        if info.0 == pacer as usize {
+                            info.0 = 0;
+                        }
+                    }
+                }
                 26 | 27 => {
                     let (pacer, null_pacer) = pick(u, &h.pacers)?;
                     let host = text(u, HOSTS)?;
                     let bad = null_pacer || host.bad();
                     let now: u64 = u.arbitrary()?;
-                    let got = match u.int_in_range(0..=5u8)? {
+                    let got = match u.int_in_range(0..=6u8)? {
                         0 => {
-                            let (mut start, mut has) = (0u64, false);
-                            robotstxt_pacer_reserve(
-                                pacer,
-                                host.ptr(),
-                                host.len(),
-                                now,
-                                &mut start,
-                                &mut has,
-                            )
+                            let mut ticket: *mut robotstxt_ticket = SENTINEL as *mut _;
+                            let (pt, t_null) = out!(u, ticket);
+                            let got =
+                                robotstxt_pacer_reserve(pacer, host.ptr(), host.len(), now, pt);
+                            status(got, bad || t_null, "pacer_reserve");
+                            if got == OK {
+                                let off =
+                                    h.switched_off.contains(&(pacer as usize, host_key(&host)));
+                                // No ticket while the host is switched off.
+                                assert_eq!(ticket.is_null(), off, "ticket {ticket:?}, off {off}");
+                                if !ticket.is_null() {
+                                    assert!(robotstxt_ticket_start(ticket) >= now);
+                                    h.tickets.push(ticket);
+                                    h.ticket_info.insert(
+                                        ticket as usize,
+                                        (pacer as usize, host_key(&host), false),
+                                    );
+                                }
+                            } else {
+                                assert_eq!(ticket as usize, SENTINEL);
+                                assert!(
+                                    got == NULL_ARGUMENT
+                                        || got == INVALID_HOST
+                                        || got == PACER_FULL,
+                                    "{got}"
+                                );
+                            }
+                            got
                         }
                         1 => {
                             let delay = *u.choose(&[
@@ -1154,18 +1362,98 @@ fn run(u: &mut Unstructured, h: &mut Handles) -> Result<()> {
                             u.arbitrary()?,
                             u.arbitrary()?,
                         ),
-                        4 => robotstxt_pacer_set_enabled(
-                            pacer,
-                            host.ptr(),
-                            host.len(),
-                            u.arbitrary()?,
-                        ),
+                        4 => {
+                            let on: bool = u.arbitrary()?;
+                            let got =
+                                robotstxt_pacer_set_enabled(pacer, host.ptr(), host.len(), on);
+                            if got == OK {
+                                let key = (pacer as usize, host_key(&host));
+                                if on {
+                                    h.switched_off.remove(&key);
+                                } else {
+                                    h.switched_off.insert(key);
+                                }
+                            }
+                            got
+                        }
+                        5 => {
+                            let mut count = 77usize;
+                            let got = robotstxt_pacer_in_flight(
+                                pacer,
+                                host.ptr(),
+                                host.len(),
+                                now,
+                                &mut count,
+                            );
+                            if got != OK {
+                                assert_eq!(count, 77);
+                            }
+                            got
+                        }
                         _ => {
                             let mut gap = 0u64;
                             robotstxt_pacer_gap_ms(pacer, host.ptr(), host.len(), &mut gap)
                         }
                     };
                     status(got, bad, "pacer");
+                }
+                28 | 29 => {
+                    // Confirm a ticket, maybe with another pacer, maybe
+                    // spent: a switched-off host's tickets never go.
+                    let (pacer, null_pacer) = pick(u, &h.pacers)?;
+                    let (ticket, null_ticket) = pick(u, &h.tickets)?;
+                    let mut c = robotstxt_confirm {
+                        kind: 77,
+                        until_ms: 7,
+                        busy: true,
+                    };
+                    let (pc, c_null) = out!(u, c);
+                    let now: u64 = u.arbitrary()?;
+                    let got = robotstxt_pacer_confirm(pacer, ticket, now, pc);
+                    status(got, null_pacer || null_ticket || c_null, "pacer_confirm");
+                    if null_pacer || null_ticket || c_null {
+                        assert_eq!((c.kind, c.until_ms, c.busy), (77, 7, true));
+                    } else {
+                        let info = h
+                            .ticket_info
+                            .get_mut(&(ticket as usize))
+                            .expect("a live ticket");
+                        let own = info.0 == pacer as usize;
+                        let off = h.switched_off.contains(&(pacer as usize, info.1.clone()));
+                        if !own || info.2 {
+                            assert_eq!(got, INVALID_TICKET, "{}", last_error());
+                        }
+                        if got == OK {
+                            match c.kind {
+                                CONFIRM_GO => assert!(!off, "a switched-off host's ticket went"),
+                                CONFIRM_WAIT => assert!(!off && c.until_ms > now),
+                                CONFIRM_DISABLED => assert!(off, "voided, but not switched off"),
+                                k => panic!("confirm kind {k}"),
+                            }
+                            info.2 = c.kind != CONFIRM_WAIT;
+                        } else {
+                            assert!(got == INVALID_TICKET || got == PACER_FULL, "{got}");
+                            assert_eq!((c.kind, c.until_ms, c.busy), (77, 7, true));
+                        }
+                    }
+                }
+                30 => {
+                    let (pacer, null_pacer) = pick(u, &h.pacers)?;
+                    let (ticket, null_ticket) = pick(u, &h.tickets)?;
+                    let got = robotstxt_pacer_cancel(pacer, ticket);
+                    status(got, null_pacer || null_ticket, "pacer_cancel");
+                    if got == OK {
+                        let info = h.ticket_info.get_mut(&(ticket as usize)).expect("live");
+                        if info.0 == pacer as usize {
+                            info.2 = true;
+                        }
+                    }
+                    let _ = robotstxt_ticket_start(ticket);
+                }
+                31 => {
+                    let ticket = take(u, &mut h.tickets)?;
+                    h.ticket_info.remove(&(ticket as usize));
+                    robotstxt_ticket_free(ticket);
                 }
                 _ => unreachable!(),
             }
@@ -1187,5 +1475,6 @@ fuzz_target!(|data: &[u8]| {
         h.rules.drain(..).for_each(|p| robotstxt_rules_free(p));
         h.entries.drain(..).for_each(|p| robotstxt_entry_free(p));
         h.pacers.drain(..).for_each(|p| robotstxt_pacer_free(p));
+        h.tickets.drain(..).for_each(|p| robotstxt_ticket_free(p));
     }
 });

@@ -166,6 +166,10 @@ fn ask(rules: &Rules, url: &[u8], max_line: u32) {
         DecisionKind::NoMatch => {
             assert!(d.allowed && d.line == 0 && d.pattern.is_empty(), "{d:?}")
         }
+        // Only rules that stand for no file (a cache's blanket answer) do.
+        DecisionKind::AllowAll | DecisionKind::DisallowAll => {
+            panic!("a parsed file's rules decided as a blanket answer: {d:?}")
+        }
         DecisionKind::Allow | DecisionKind::Disallow => {
             assert_eq!(d.allowed, d.kind == DecisionKind::Allow);
             assert!(d.line >= 1 && d.line <= max_line, "{d:?}");

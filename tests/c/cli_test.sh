@@ -143,7 +143,7 @@ expect user-agent-crawl-delay 0 "crawl-delay: 2.5" \
     -- "$CHECK" --crawl-delay --user-agent 'Mozilla/5.0 (compatible; NimbuBot/1.0)' "$SHOP"
 expect user-agent-browser 2 "" '"Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0"' \
     -- "$CHECK" --user-agent 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' "$SHOP" /x
-expect user-agent-empty 2 "" 'invalid product token ""' -- "$CHECK" --user-agent '' "$SHOP" /x
+expect user-agent-empty 2 "" 'in the User-Agent "": it is empty' -- "$CHECK" --user-agent '' "$SHOP" /x
 expect user-agent-without-value 2 "" "--user-agent needs a value" -- "$CHECK" --user-agent
 expect user-agent-missing-url 2 "" "missing URL" -- "$CHECK" --user-agent NimbuBot "$SHOP"
 

@@ -444,6 +444,26 @@ EXPECT = {
 WHEN = {"wait": "ROBOTSTXT_WHEN_FETCHING_WAIT", "disallow_all": "ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL"}
 
 
+CAUSES = ["status", "no-response", "not-fetched", "unreachable-limit", "caller"]
+
+
+def cause_fields(cause, at):
+    """A lookup's `cause`: null (a parsed copy) or {"kind", "status"?}. The
+    runner compares the kind with robotstxt_cause_name."""
+    if cause is None:
+        return [("cause_state", "VT_ABSENT")]
+    check_fields(cause, ["kind", "status"], at + " cause")
+    if cause.get("kind") not in CAUSES:
+        fail(at, f"unknown cause {cause.get('kind')!r}")
+    if ("status" in cause) != (cause["kind"] == "status"):
+        fail(at, "a status cause, and only it, names its status")
+    return [
+        ("cause_state", "VT_PRESENT"),
+        ("cause", c_literal(cause["kind"].encode())),
+        ("cause_status", status_of(cause["status"], at) if "status" in cause else 0),
+    ]
+
+
 def cache_case(g, case, at):
     check_fields(case, ["name", "options", "steps", "note"], at)
     o = case.get("options", {})
@@ -461,9 +481,13 @@ def cache_case(g, case, at):
             continue
         now = ms(step["at_s"])
         if "store" in step:
-            check_fields(step, ["at_s", "store", "fetch", "note"], sat)
+            # A lease is kept by name after its store or abandon: storing it
+            # again must be refused by the library itself.
+            check_fields(step, ["at_s", "store", "fetch", "error", "note"], sat)
             if step["store"] not in leases:
                 fail(sat, f"unknown lease {step['store']!r}")
+            if step.get("error", "invalid_lease") != "invalid_lease":
+                fail(sat, f"unknown error {step['error']!r}")
             steps.append(
                 designated(
                     [
@@ -471,6 +495,7 @@ def cache_case(g, case, at):
                         ("at_ms", now),
                         ("lease", leases[step["store"]]),
                         ("fetch", fetch_value(g, step["fetch"], sat)),
+                        ("expect_invalid_lease", flag("error" in step)),
                     ]
                 )
             )
@@ -487,7 +512,7 @@ def cache_case(g, case, at):
             step,
             [
                 "at_s", "lookup", "when_fetching", "expect", "stale", "answer", "checks", "token",
-                "validators", "lease", "origin", "until_s", "error", "note",
+                "validators", "lease", "origin", "until_s", "error", "cause", "retry_at_s", "note",
             ],
             sat,
         )
@@ -504,7 +529,10 @@ def cache_case(g, case, at):
         if "error" in step:
             if step["error"] != "invalid_url":
                 fail(sat, f"unknown error {step['error']!r}")
-            for key in ("expect", "stale", "answer", "checks", "lease", "origin", "until_s", "validators"):
+            for key in (
+                "expect", "stale", "answer", "checks", "lease", "origin", "until_s", "validators",
+                "cause", "retry_at_s",
+            ):
                 if key in step:
                     fail(sat, f"{key} with an error")
             fields.append(("expect_invalid_url", "true"))
@@ -553,6 +581,16 @@ def cache_case(g, case, at):
             ]
         if "until_s" in step:
             fields += [("has_until", "true"), ("until_ms", ms(step["until_s"]))]
+        if ("cause" in step or "retry_at_s" in step) and step["expect"] != "ready":
+            fail(sat, "cause and retry_at_s go with a ready answer")
+        if "cause" in step:
+            fields += cause_fields(step["cause"], sat)
+        if "retry_at_s" in step:
+            at_s = step["retry_at_s"]
+            fields += [
+                ("retry_at_state", "VT_ABSENT" if at_s is None else "VT_PRESENT"),
+                ("retry_at_ms", ms(at_s or 0)),
+            ]
         steps.append(designated(fields))
     st_name, st_n = g.array("vt_cache_step", "cst", steps)
     return designated(
@@ -570,35 +608,95 @@ def cache_case(g, case, at):
     )
 
 
+# Each pacing step does one thing; these are the other fields it may carry.
+PACE_OPS = {
+    "reserve": ["ticket", "start_s", "error"],
+    "confirm": ["expect", "until_s", "busy", "error"],
+    "cancel": [],
+    "in_flight": [],
+    "set_rules": [],
+    "set_delay": [],
+    "record": [],
+    "enabled": [],
+    "gap_s": [],
+}
+CONFIRM = {
+    "go": "ROBOTSTXT_CONFIRM_GO",
+    "wait": "ROBOTSTXT_CONFIRM_WAIT",
+    "disabled": "ROBOTSTXT_CONFIRM_DISABLED",
+}
+
+
 def pacing_case(g, case, at):
     check_fields(case, ["name", "options", "steps", "note"], at)
     o = case.get("options", {})
-    check_fields(o, ["floor_s", "backoff_cap_s", "capacity"], at + " options")
+    check_fields(
+        o,
+        ["floor_s", "backoff_cap_s", "capacity", "max_in_flight", "in_flight_timeout_s"],
+        at + " options",
+    )
+    tickets = {}  # name → index into the runner's ticket array
     steps = []
     text = lambda value: g.bytes_value([(value.encode("utf-8"), 1)])
     for i, step in enumerate(case["steps"]):
         sat = f"{at} step {i}"
-        check_fields(
-            step,
-            ["at_s", "reserve", "start_s", "error", "set_rules", "set_delay", "record", "enabled", "gap_s", "note"],
-            sat,
-        )
-        ops = [k for k in ("reserve", "set_rules", "set_delay", "record", "enabled", "gap_s") if k in step]
+        ops = [k for k in PACE_OPS if k in step]
         if len(ops) != 1:
             fail(sat, f"a step does one thing, not {ops!r}")
+        op = ops[0]
+        check_fields(step, ["at_s", op, "note"] + PACE_OPS[op], sat)
         fields = [("at_ms", ms(step["at_s"]))]
-        if "reserve" in step:
+        if op == "reserve":
             fields += [("op", "VT_PACE_RESERVE"), ("host", text(step["reserve"]))]
             if "error" in step:
-                if step["error"] != "invalid_host" or "start_s" in step:
+                error = {"invalid_host": "expect_invalid_host", "pacer_full": "expect_pacer_full"}
+                if step["error"] not in error:
                     fail(sat, f"unknown error {step['error']!r}")
-                fields.append(("expect_invalid_host", "true"))
+                if "start_s" in step or "ticket" in step:
+                    fail(sat, "an error hands out no start and no ticket")
+                fields.append((error[step["error"]], "true"))
             else:
                 start = step["start_s"]
                 fields += [("has_start", flag(start is not None)), ("start_ms", ms(start or 0))]
-        elif "error" in step or "start_s" in step:
-            fail(sat, "error and start_s go with reserve")
-        elif "set_rules" in step:
+            if "ticket" in step:
+                name = step["ticket"]
+                if name in tickets:
+                    fail(sat, f"ticket {name!r} named twice")
+                tickets[name] = len(tickets)
+                fields += [("keep_ticket", "true"), ("ticket", tickets[name])]
+        elif op in ("confirm", "cancel"):
+            name = step[op]
+            if name not in tickets:
+                fail(sat, f"unknown ticket {name!r}")
+            fields += [("op", "VT_PACE_" + op.upper()), ("ticket", tickets[name])]
+            if op == "confirm" and "error" in step:
+                # `expect` may stay beside the error: what a spent ticket
+                # would have been asked.
+                if step["error"] != "invalid_ticket" or "until_s" in step or "busy" in step:
+                    fail(sat, f"unknown error {step['error']!r}")
+                fields.append(("expect_invalid_ticket", "true"))
+            elif op == "confirm":
+                expect = CONFIRM.get(step["expect"])
+                if expect is None:
+                    fail(sat, f"expect {step['expect']!r}")
+                if ("until_s" in step or "busy" in step) and step["expect"] != "wait":
+                    fail(sat, "until_s and busy go with a wait")
+                fields += [
+                    ("expect", expect),
+                    ("has_until", flag("until_s" in step)),
+                    ("until_ms", ms(step.get("until_s", 0))),
+                    ("has_busy", flag("busy" in step)),
+                    ("busy", flag(step.get("busy", False))),
+                ]
+        elif op == "in_flight":
+            f = step["in_flight"]
+            check_fields(f, ["host", "count"], sat)
+            fields += [
+                ("op", "VT_PACE_IN_FLIGHT"),
+                ("host", text(f["host"])),
+                ("count", int(f["count"])),
+            ]
+        elif op == "set_rules":
             r = step["set_rules"]
             check_fields(r, ["host", "body", "token"], sat)
             fields += [
@@ -607,7 +705,7 @@ def pacing_case(g, case, at):
                 ("body", g.bytes_value(parts_of(r["body"], sat))),
                 ("token", text(r["token"])),
             ]
-        elif "set_delay" in step:
+        elif op == "set_delay":
             d = step["set_delay"]
             check_fields(d, ["host", "crawl_delay_s", "request_rate"], sat)
             delay = d.get("crawl_delay_s")
@@ -623,7 +721,7 @@ def pacing_case(g, case, at):
                 ("rate_requests", (rate or {}).get("requests", 0)),
                 ("rate_seconds", (rate or {}).get("seconds", 0)),
             ]
-        elif "record" in step:
+        elif op == "record":
             r = step["record"]
             check_fields(r, ["host", "status", "retry_after_s"], sat)
             fields += [
@@ -633,7 +731,7 @@ def pacing_case(g, case, at):
                 ("has_retry_after", flag("retry_after_s" in r)),
                 ("retry_after_ms", ms(r.get("retry_after_s", 0))),
             ]
-        elif "enabled" in step:
+        elif op == "enabled":
             e = step["enabled"]
             check_fields(e, ["host", "on"], sat)
             fields += [("op", "VT_PACE_ENABLED"), ("host", text(e["host"])), ("on", flag(e["on"]))]
@@ -652,8 +750,29 @@ def pacing_case(g, case, at):
             ("backoff_cap_ms", ms(o.get("backoff_cap_s", 0))),
             ("has_capacity", flag("capacity" in o)),
             ("capacity", o.get("capacity", 0)),
+            ("has_max_in_flight", flag("max_in_flight" in o)),
+            ("max_in_flight", o.get("max_in_flight", 0)),
+            ("has_in_flight_timeout", flag("in_flight_timeout_s" in o)),
+            ("in_flight_timeout_ms", ms(o.get("in_flight_timeout_s", 0))),
+            ("ticket_count", len(tickets)),
             ("steps", st_name),
             ("step_count", st_n),
+        ]
+    )
+
+
+def origin_case(g, case, at):
+    check_fields(case, ["name", "url", "origin", "error", "note"], at)
+    if ("origin" in case) == ("error" in case):
+        fail(at, "a case has exactly one of origin and error")
+    if case.get("error", "invalid_url") != "invalid_url":
+        fail(at, f"unknown error {case['error']!r}")
+    return designated(
+        [
+            ("where", c_literal(at.encode("utf-8"))),
+            ("url", g.bytes_value([(case["url"].encode("utf-8"), 1)])),
+            ("expect_invalid_url", flag("error" in case)),
+            ("origin", g.bytes_value([(case.get("origin", "").encode("utf-8"), 1)])),
         ]
     )
 
@@ -665,6 +784,7 @@ def main():
         fail(vector_dir, "no vector files")
     g = Gen()
     parse_cases, access_cases, timelines, cache_cases, pacing_cases = [], [], [], [], []
+    origin_cases = []
     skipped = [f for f in files if f in NOT_IN_C_ABI_YET]
     files = [f for f in files if f not in NOT_IN_C_ABI_YET]
     for file in files:
@@ -685,6 +805,8 @@ def main():
                 cache_cases.append(cache_case(g, case, at))
             elif file == "pacing.json":
                 pacing_cases.append(pacing_case(g, case, at))
+            elif file == "origins.json":
+                origin_cases.append(origin_case(g, case, at))
             else:
                 parse_cases.append(parse_case(g, case, at))
     pc = g.array("vt_parse_case", "parse_cases_", parse_cases)
@@ -692,6 +814,7 @@ def main():
     tl = g.array("vt_timeline", "timelines_", timelines)
     cc = g.array("vt_cache_case", "cache_cases_", cache_cases)
     pc2 = g.array("vt_pacing", "pacings_", pacing_cases)
+    oc = g.array("vt_origin_case", "origin_cases_", origin_cases)
     with open(out_path + ".tmp", "w") as out:
         out.write("/* Generated by tests/c/gen_vectors.py from the JSON files of tests/vectors/. */\n")
         out.write('#include "vector_types.h"\n\n')
@@ -706,6 +829,8 @@ def main():
         out.write("static const size_t vt_cache_case_count = %d;\n" % cc[1])
         out.write("static const vt_pacing *const vt_pacings = %s;\n" % pc2[0])
         out.write("static const size_t vt_pacing_count = %d;\n" % pc2[1])
+        out.write("static const vt_origin_case *const vt_origin_cases = %s;\n" % oc[0])
+        out.write("static const size_t vt_origin_case_count = %d;\n" % oc[1])
         out.write("static const size_t vt_file_count = %d;\n" % len(files))
         out.write('static const char vt_skipped[] = "%s";\n' % " ".join(skipped))
     os.replace(out_path + ".tmp", out_path)

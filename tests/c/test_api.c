@@ -126,7 +126,11 @@ static bool test_decide_and_borrowed_pattern(void) {
     ok &= CHECK(strcmp(robotstxt_decision_kind_name(ROBOTSTXT_DECISION_DISALLOW), "disallow") == 0);
     ok &= CHECK(strcmp(robotstxt_decision_kind_name(ROBOTSTXT_DECISION_ALLOW), "allow") == 0);
     ok &= CHECK(strcmp(robotstxt_decision_kind_name(ROBOTSTXT_DECISION_NONE), "none") == 0);
-    ok &= CHECK(robotstxt_decision_kind_name(3) == NULL);
+    ok &= CHECK(strcmp(robotstxt_decision_kind_name(ROBOTSTXT_DECISION_ALLOW_ALL), "allow-all") == 0);
+    ok &= CHECK(strcmp(robotstxt_decision_kind_name(ROBOTSTXT_DECISION_DISALLOW_ALL), "disallow-all") == 0);
+    ok &= CHECK(robotstxt_decision_kind_name(5) == NULL);
+    ok &= CHECK(strcmp(robotstxt_cause_name(ROBOTSTXT_CAUSE_NO_RESPONSE), "no-response") == 0);
+    ok &= CHECK(robotstxt_cause_name(6) == NULL);
     robotstxt_rules_free(rules);
     return ok;
 }

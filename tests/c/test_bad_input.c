@@ -25,6 +25,7 @@
 /* A pointer value no call may write: outputs must stay untouched. */
 static int sentinel_target;
 #define SENTINEL_RULES ((robotstxt_rules *)(void *)&sentinel_target)
+#define SENTINEL_TICKET ((robotstxt_ticket *)(void *)&sentinel_target)
 
 /* A growable byte buffer for building bodies and URLs. */
 struct buf {
@@ -392,8 +393,9 @@ static bool test_options_out_of_range(void) {
     robotstxt_lookup lookup;
     robotstxt_fetch fetch = {0};
     robotstxt_disposition d = 99;
-    uint64_t start = 0, gap = 0, due = 0;
-    bool has = false;
+    robotstxt_ticket *ticket = NULL;
+    robotstxt_confirm confirm;
+    uint64_t gap = 0, due = 0;
     bool ok = true;
     policy.after_limit = 7;
     ok &= CHECK_STATUS(robotstxt_entry_new(&policy, &entry), ROBOTSTXT_STATUS_INVALID_OPTION);
@@ -448,8 +450,11 @@ static bool test_options_out_of_range(void) {
     po.backoff_cap_ms = UINT64_MAX;
     po.capacity = 0;
     ok &= OK(robotstxt_pacer_new(&po, &pacer));
-    ok &= OK(robotstxt_pacer_reserve(pacer, TEXT("a.test"), UINT64_MAX, &start, &has));
-    ok &= CHECK(has && start == UINT64_MAX);
+    ok &= OK(robotstxt_pacer_reserve(pacer, TEXT("a.test"), UINT64_MAX, &ticket));
+    ok &= CHECK(ticket != NULL && robotstxt_ticket_start(ticket) == UINT64_MAX);
+    ok &= OK(robotstxt_pacer_confirm(pacer, ticket, UINT64_MAX, &confirm));
+    ok &= CHECK(confirm.kind == ROBOTSTXT_CONFIRM_GO);
+    robotstxt_ticket_free(ticket);
     ok &= OK(robotstxt_pacer_record(pacer, TEXT("a.test"), UINT64_MAX, 503, true, UINT64_MAX));
     ok &= OK(robotstxt_pacer_set_delay(pacer, TEXT("a.test"), true, 1e300, true, UINT32_MAX, 1));
     ok &= OK(robotstxt_pacer_gap_ms(pacer, TEXT("a.test"), &gap));
@@ -472,8 +477,7 @@ static bool test_odd_urls_and_hosts(void) {
     struct buf big = {0};
     static const char *const bad[] = {"/x", "example.com/x", "ftp://a/", "https://", "https://a:port/",
                                       "\xff://a/"};
-    uint64_t start = 0;
-    bool has = false;
+    robotstxt_ticket *ticket = SENTINEL_TICKET;
     bool ok = OK(robotstxt_cache_new(&co, &cache));
     size_t i, len = 9;
     ok &= OK(robotstxt_pacer_new(&po, &pacer));
@@ -491,15 +495,86 @@ static bool test_odd_urls_and_hosts(void) {
                                               ROBOTSTXT_WHEN_FETCHING_WAIT, &lookup),
                        ROBOTSTXT_STATUS_INVALID_URL);
     ok &= CHECK(strlen(last_error()) < 1000); /* the message quotes a prefix */
-    ok &= CHECK_STATUS(robotstxt_pacer_reserve(pacer, big.data + 8, 1000000, 0, &start, &has),
+    ok &= CHECK_STATUS(robotstxt_pacer_reserve(pacer, big.data + 8, 1000000, 0, &ticket),
                        ROBOTSTXT_STATUS_INVALID_HOST);
-    ok &= CHECK_STATUS(robotstxt_pacer_reserve(pacer, NULL, 0, 0, &start, &has),
-                       ROBOTSTXT_STATUS_INVALID_HOST);
+    ok &= CHECK_STATUS(robotstxt_pacer_reserve(pacer, NULL, 0, 0, &ticket), ROBOTSTXT_STATUS_INVALID_HOST);
+    ok &= CHECK(ticket == SENTINEL_TICKET); /* untouched on failure */
     ok &= OK(robotstxt_cache_len(cache, &len));
     ok &= CHECK(len == 0);
     robotstxt_pacer_free(pacer);
     robotstxt_cache_free(cache);
     free(big.data);
+    return ok;
+}
+
+/* NULL options mean the defaults, as the header says: the RFC profile,
+ * typos accepted, the 512,000-byte limit. */
+static bool test_parse_with_null_options(void) {
+    struct buf body = {0};
+    robotstxt_robots *robots = NULL;
+    robotstxt_rules *rules = NULL;
+    robotstxt_profile profile = 99;
+    bool ok = true;
+    puts_(&body, "User-agent: *\nDissallow: /typo\n");
+    repeat(&body, "#", 600000);
+    puts_(&body, "\nDisallow: /late\n");
+    if (!OK(robotstxt_robots_parse_with(body.data, body.len, NULL, &robots))) {
+        free(body.data);
+        return false;
+    }
+    ok &= OK(robotstxt_robots_profile(robots, &profile));
+    ok &= CHECK(profile == ROBOTSTXT_PROFILE_RFC);
+    rules = select_(robots, TEXT("ExampleBot"));
+    ok &= CHECK(!ANSWER(rules, "/typo", &ok));
+    ok &= CHECK(ANSWER(rules, "/late", &ok));
+    robotstxt_rules_free(rules);
+    robotstxt_robots_free(robots);
+    robots = (robotstxt_robots *)SENTINEL_RULES;
+    ok &= CHECK_STATUS(robotstxt_robots_parse_with(NULL, 3, NULL, &robots),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_robots_parse_with(body.data, body.len, NULL, NULL),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(robots == (robotstxt_robots *)SENTINEL_RULES);
+    free(body.data);
+    return ok;
+}
+
+/* robotstxt_access_from_outcome reads only the status, redirects and body:
+ * validators it does not use cannot make it fail. */
+static bool test_access_from_outcome_ignores_validators(void) {
+    static const char body[] = "User-agent: *\nDisallow: /x\n";
+    robotstxt_options options = robotstxt_options_default();
+    robotstxt_fetch fetch = {0};
+    robotstxt_disposition d = 99;
+    robotstxt_robots *robots = NULL;
+    robotstxt_rules *rules = NULL;
+    bool ok = true;
+    fetch.http_status = 200;
+    fetch.body.ptr = (const uint8_t *)body;
+    fetch.body.len = strlen(body);
+    fetch.has_etag = true;
+    fetch.etag.ptr = NULL;
+    fetch.etag.len = 5;
+    fetch.has_last_modified = true;
+    fetch.last_modified.ptr = (const uint8_t *)"x";
+    fetch.last_modified.len = SIZE_MAX;
+    if (!OK(robotstxt_access_from_outcome(&fetch, ROBOTSTXT_ACCESS_CAREFUL, &options, &d,
+                                          &robots))) {
+        return false;
+    }
+    ok &= CHECK(d == ROBOTSTXT_DISPOSITION_FOLLOW_RULES && robots != NULL);
+    rules = select_(robots, TEXT("ExampleBot"));
+    ok &= CHECK(!ANSWER(rules, "/x", &ok));
+    robotstxt_rules_free(rules);
+    robotstxt_robots_free(robots);
+    /* The body is read: (NULL, n) there is still refused. */
+    fetch.body.ptr = NULL;
+    robots = (robotstxt_robots *)SENTINEL_RULES;
+    ok &= CHECK_STATUS(robotstxt_access_from_outcome(&fetch, ROBOTSTXT_ACCESS_CAREFUL, &options,
+                                                     &d, &robots),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(strstr(last_error(), "fetch->body") != NULL);
+    ok &= CHECK(robots == (robotstxt_robots *)SENTINEL_RULES);
     return ok;
 }
 
@@ -519,6 +594,8 @@ static const struct bad_input_test TESTS[] = {
     {"5000_stars_and_a_1_mb_url", test_5000_stars_and_a_1_mb_url},
     {"options_out_of_range", test_options_out_of_range},
     {"odd_urls_and_hosts", test_odd_urls_and_hosts},
+    {"parse_with_null_options", test_parse_with_null_options},
+    {"access_from_outcome_ignores_validators", test_access_from_outcome_ignores_validators},
 };
 
 void run_bad_input_tests(size_t *passed, size_t *failed) {

@@ -1,5 +1,6 @@
 // The C++ wrapper (bindings/cpp/robotstxt.hpp) over the practice shop:
-// answers, borrowed views, errors as exceptions, moves. Ends with the
+// answers, borrowed views, errors as exceptions, moves; and rules from the
+// C cache: blanket decisions, their cause and retry time. Ends with the
 // summary line `N passed, M failed`.
 #include <robotstxt.hpp>
 
@@ -20,6 +21,10 @@ static void check(bool ok, const char *what, int line) {
 }
 #define CHECK(cond) check((cond), #cond, __LINE__)
 
+static const uint8_t *u8(const std::string &s) {
+    return reinterpret_cast<const uint8_t *>(s.data());
+}
+
 int main() {
     std::ifstream file("examples/shop/robots.txt", std::ios::binary);
     std::string body((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
@@ -36,6 +41,7 @@ int main() {
     CHECK(robots.sitemaps().size() == 1 && robots.sitemaps()[0] == "https://bazaar.nimbu.test/sitemap.xml");
     CHECK(!robots.host().has_value());
     CHECK(robots.diagnostics().empty());
+    CHECK(!nimbu.blanket().has_value() && !nimbu.retry_at().has_value());
 
     auto strictest = robots.rules_for_strictest({"NimbuBot", "ArchiveBot"});
     CHECK(!strictest.can_fetch("/prices/today"));
@@ -62,6 +68,45 @@ int main() {
     google.profile = robotstxt::Profile::Google;
     auto g = robotstxt::Robots::parse(body, google);
     CHECK(g.rules_for("Mozilla/5.0 (compatible; NimbuBot/1.0)").can_fetch("/prices/history"));
+
+    // Rules from the C cache, adopted: a 503 disallows everything, says
+    // why, and when the cache fetches again (an hour on).
+    {
+        robotstxt_cache_options o = robotstxt_cache_options_default();
+        robotstxt_cache *cache = nullptr;
+        robotstxt_lookup l;
+        robotstxt_fetch down{};
+        const std::string url = "https://down.test/prices/today";
+        const std::string token = "NimbuBot";
+        down.http_status = 503;
+        CHECK(robotstxt_cache_new(&o, &cache) == ROBOTSTXT_STATUS_OK);
+        CHECK(robotstxt_cache_lookup(cache, u8(url), url.size(),
+                                     u8(token), token.size(), 0,
+                                     ROBOTSTXT_WHEN_FETCHING_WAIT, &l) == ROBOTSTXT_STATUS_OK &&
+              l.kind == ROBOTSTXT_LOOKUP_FETCH);
+        CHECK(robotstxt_cache_store(cache, l.lease, 0, &down, nullptr) == ROBOTSTXT_STATUS_OK);
+        robotstxt_lease_free(l.lease);
+        CHECK(robotstxt_cache_lookup(cache, u8(url), url.size(),
+                                     u8(token), token.size(), 1,
+                                     ROBOTSTXT_WHEN_FETCHING_WAIT, &l) == ROBOTSTXT_STATUS_OK &&
+              l.kind == ROBOTSTXT_LOOKUP_READY);
+        auto cached = robotstxt::Rules::adopt(l.rules);
+        auto dd = cached.decide(url);
+        CHECK(!dd.allowed && dd.kind == ROBOTSTXT_DECISION_DISALLOW_ALL && dd.line == 0 &&
+              dd.pattern.empty());
+        auto why = cached.blanket();
+        CHECK(why.has_value() && !why->allowed && why->cause == ROBOTSTXT_CAUSE_STATUS &&
+              why->http_status == 503);
+        CHECK(cached.retry_at() == std::optional<uint64_t>(3600000));
+        robotstxt_cache_free(cache); // the rules outlive the cache
+        CHECK(!cached.can_fetch("/"));
+        try {
+            robotstxt::Rules::adopt(nullptr);
+            CHECK(false);
+        } catch (const robotstxt::Error &e) {
+            CHECK(e.status() == ROBOTSTXT_STATUS_NULL_ARGUMENT);
+        }
+    }
 
     // Rules outlive their Robots; handles move.
     auto moved = std::move(nimbu);

@@ -506,8 +506,73 @@ static const char *lookup_kind_name(robotstxt_lookup_kind kind) {
     }
 }
 
-/* The READY half of a lookup step: answer, staleness, and the checks asked
- * of the rules handed out. */
+/* The library's name for a cause; "?" for one it does not name. */
+static const char *cause_name(robotstxt_cause cause) {
+    const char *name = robotstxt_cause_name(cause);
+    return name != NULL ? name : "?";
+}
+
+static bool same_blanket(const robotstxt_blanket *a, const robotstxt_blanket *b) {
+    return a->is_blanket == b->is_blanket && a->allowed == b->allowed && a->cause == b->cause &&
+           a->http_status == b->http_status && a->redirects == b->redirects;
+}
+
+/* A ready lookup's blanket answer and retry time: the lookup and its rules
+ * say the same, they match the answer kind, and the step's `cause` and
+ * `retry_at_s`. */
+static bool check_blanket(const vt_cache_step *s, const robotstxt_lookup *l, const char *at) {
+    robotstxt_blanket b;
+    uint64_t retry_at = 12345;
+    bool has_retry_at = !l->has_retry_at;
+    const robotstxt_blanket *lb = &l->blanket;
+    bool ok = OK(robotstxt_rules_blanket(l->rules, &b));
+    ok &= OK(robotstxt_rules_retry_at(l->rules, &retry_at, &has_retry_at));
+    if (!ok) {
+        return false;
+    }
+    ok &= check_at(same_blanket(&b, lb), __FILE__, __LINE__,
+                   "%s: the rules' blanket (%d %s %u) differs from the lookup's (%d %s %u)", at,
+                   b.is_blanket, cause_name(b.cause), b.http_status, lb->is_blanket,
+                   cause_name(lb->cause), lb->http_status);
+    ok &= check_at(has_retry_at == l->has_retry_at && retry_at == l->retry_at_ms &&
+                       (l->has_retry_at || l->retry_at_ms == 0),
+                   __FILE__, __LINE__,
+                   "%s: the rules' retry_at (%d %llu) differs from the lookup's (%d %llu)", at,
+                   has_retry_at, (unsigned long long)retry_at, l->has_retry_at,
+                   (unsigned long long)l->retry_at_ms);
+    /* Blanket exactly for a blanket answer, with a cause, and a status
+     * only for a status cause. */
+    ok &= check_at(lb->is_blanket == (l->answer != ROBOTSTXT_ANSWER_RULES) &&
+                       (!lb->is_blanket ||
+                        lb->allowed == (l->answer == ROBOTSTXT_ANSWER_ALLOW_ALL)) &&
+                       lb->is_blanket == (lb->cause != ROBOTSTXT_CAUSE_NONE) &&
+                       (lb->cause == ROBOTSTXT_CAUSE_STATUS ||
+                        (lb->http_status == 0 && lb->redirects == 0)),
+                   __FILE__, __LINE__,
+                   "%s: blanket %d allowed %d cause %s (status %u) for answer %u", at,
+                   lb->is_blanket, lb->allowed, cause_name(lb->cause), lb->http_status,
+                   (unsigned)l->answer);
+    if (s->cause_state == VT_ABSENT) {
+        ok &= check_at(!lb->is_blanket, __FILE__, __LINE__, "%s: cause %s, want none", at,
+                       cause_name(lb->cause));
+    } else if (s->cause_state == VT_PRESENT) {
+        ok &= check_at(lb->is_blanket && strcmp(cause_name(lb->cause), s->cause) == 0 &&
+                           lb->http_status == s->cause_status,
+                       __FILE__, __LINE__, "%s: cause %s (status %u), want %s (status %u)", at,
+                       cause_name(lb->cause), lb->http_status, s->cause, s->cause_status);
+    }
+    if (s->retry_at_state != VT_UNCHECKED) {
+        bool want_has = s->retry_at_state == VT_PRESENT;
+        ok &= check_at(l->has_retry_at == want_has && l->retry_at_ms == s->retry_at_ms,
+                       __FILE__, __LINE__, "%s: retry at %s%llu ms, want %s%llu", at,
+                       l->has_retry_at ? "" : "(none) ", (unsigned long long)l->retry_at_ms,
+                       want_has ? "" : "(none) ", (unsigned long long)s->retry_at_ms);
+    }
+    return ok;
+}
+
+/* The READY half of a lookup step: answer, staleness, cause, retry time,
+ * and the checks asked of the rules handed out. */
 static bool check_ready(const vt_cache_step *s, const robotstxt_lookup *l, const char *at) {
     bool ok = check_at(l->rules != NULL && l->lease == NULL, __FILE__, __LINE__,
                        "%s: a ready lookup hands out rules and no lease", at);
@@ -520,14 +585,33 @@ static bool check_ready(const vt_cache_step *s, const robotstxt_lookup *l, const
         ok &= check_at(l->answer == s->answer, __FILE__, __LINE__, "%s: answer %u, want %u", at,
                        (unsigned)l->answer, (unsigned)s->answer);
     }
+    ok = ok && check_blanket(s, l, at);
     for (i = 0; ok && i < s->check_count; i++) {
         size_t len;
         uint8_t *url = join(s->checks[i].url, &len);
         bool allowed = !s->checks[i].allowed;
+        robotstxt_decision d;
         ok &= OK(robotstxt_rules_can_fetch(l->rules, url, len, &allowed));
-        ok &= check_at(allowed == s->checks[i].allowed, __FILE__, __LINE__,
-                       "%s: %.*s allowed %d, want %d", at, (int)len, (const char *)url, allowed,
-                       s->checks[i].allowed);
+        ok &= OK(robotstxt_rules_decide(l->rules, url, len, &d));
+        ok &= check_at(allowed == s->checks[i].allowed && d.allowed == allowed, __FILE__,
+                       __LINE__, "%s: %.*s allowed %d, want %d", at, (int)len, (const char *)url,
+                       allowed, s->checks[i].allowed);
+        /* A blanket answer decides as such, at line 0 (the RFC profile
+         * still exempts /robots.txt from a disallow-all: no rule). */
+        if (l->blanket.is_blanket) {
+            robotstxt_decision_kind want =
+                l->blanket.allowed ? ROBOTSTXT_DECISION_ALLOW_ALL
+                                   : (d.allowed ? ROBOTSTXT_DECISION_NONE
+                                                : ROBOTSTXT_DECISION_DISALLOW_ALL);
+            ok &= check_at(d.kind == want && d.line == 0 && d.pattern.len == 0, __FILE__,
+                           __LINE__, "%s: %.*s decided by kind %u line %u, want kind %u line 0",
+                           at, (int)len, (const char *)url, (unsigned)d.kind, d.line,
+                           (unsigned)want);
+        } else {
+            ok &= check_at(d.kind <= ROBOTSTXT_DECISION_DISALLOW, __FILE__, __LINE__,
+                           "%s: %.*s: a file's rule decided with kind %u", at, (int)len,
+                           (const char *)url, (unsigned)d.kind);
+        }
         free(url);
     }
     return ok;
@@ -634,9 +718,17 @@ static bool run_cache_case(const vt_cache_case *c) {
             robotstxt_fetch f = make_fetch(&s->fetch);
             robotstxt_disposition d = 99;
             ok &= check_at(leases[s->lease] != NULL, __FILE__, __LINE__, "%s: no lease", at);
-            ok = ok && OK(robotstxt_cache_store(cache, leases[s->lease], s->at_ms, &f, &d));
-            ok &= check_at(d <= ROBOTSTXT_DISPOSITION_NOT_MODIFIED, __FILE__, __LINE__,
-                           "%s: disposition %u", at, (unsigned)d);
+            if (ok && s->expect_invalid_lease) {
+                /* Stored or abandoned before, or overtaken by a newer
+                 * copy: refused, and the disposition is not written. */
+                ok &= CHECK_STATUS(robotstxt_cache_store(cache, leases[s->lease], s->at_ms, &f, &d),
+                                   ROBOTSTXT_STATUS_INVALID_LEASE);
+                ok &= check_at(d == 99, __FILE__, __LINE__, "%s: disposition written", at);
+            } else if (ok) {
+                ok &= OK(robotstxt_cache_store(cache, leases[s->lease], s->at_ms, &f, &d));
+                ok &= check_at(d <= ROBOTSTXT_DISPOSITION_NOT_MODIFIED, __FILE__, __LINE__,
+                               "%s: disposition %u", at, (unsigned)d);
+            }
             free_fetch(&f);
         } else if (s->op == VT_CACHE_ABANDON) {
             ok &= check_at(leases[s->lease] != NULL, __FILE__, __LINE__, "%s: no lease", at);
@@ -674,26 +766,107 @@ static bool run_cache_case(const vt_cache_case *c) {
     return ok;
 }
 
-static bool run_pace_step(const robotstxt_pacer *pacer, const vt_pace_step *s, const char *at) {
+static const char *confirm_name(robotstxt_confirm_kind kind) {
+    switch (kind) {
+    case ROBOTSTXT_CONFIRM_GO:
+        return "go";
+    case ROBOTSTXT_CONFIRM_WAIT:
+        return "wait";
+    case ROBOTSTXT_CONFIRM_DISABLED:
+        return "disabled";
+    default:
+        return "?";
+    }
+}
+
+static bool run_reserve(const robotstxt_pacer *pacer, const vt_pace_step *s, const uint8_t *host,
+                        size_t host_len, robotstxt_ticket **tickets, const char *at) {
+    robotstxt_ticket *const unset = (robotstxt_ticket *)(uintptr_t)s; /* never written */
+    robotstxt_ticket *ticket = unset;
+    robotstxt_status status = robotstxt_pacer_reserve(pacer, host, host_len, s->at_ms, &ticket);
+    uint64_t start;
+    bool ok = true;
+    if (s->expect_invalid_host || s->expect_pacer_full) {
+        ok &= CHECK_STATUS(status, s->expect_invalid_host ? ROBOTSTXT_STATUS_INVALID_HOST
+                                                          : ROBOTSTXT_STATUS_PACER_FULL);
+        return ok && check_at(ticket == unset, __FILE__, __LINE__,
+                              "%s: ticket written on failure", at);
+    }
+    if (!CHECK_STATUS(status, ROBOTSTXT_STATUS_OK)) {
+        return false;
+    }
+    start = robotstxt_ticket_start(ticket);
+    ok &= check_at((ticket != NULL) == s->has_start && start == (s->has_start ? s->start_ms : 0),
+                   __FILE__, __LINE__, "%s: start %s%llu ms, want %s%llu", at,
+                   ticket ? "" : "(none) ", (unsigned long long)start,
+                   s->has_start ? "" : "(none) ", (unsigned long long)s->start_ms);
+    if (s->keep_ticket) {
+        tickets[s->ticket] = ticket;
+    } else {
+        /* Freed unconfirmed: its slot stays used, as in the other runners
+         * that drop a ticket. */
+        robotstxt_ticket_free(ticket);
+    }
+    return ok;
+}
+
+static bool run_confirm(const robotstxt_pacer *pacer, const vt_pace_step *s,
+                        const robotstxt_ticket *ticket, const char *at) {
+    robotstxt_confirm c, untouched;
+    robotstxt_status status;
+    bool ok = true;
+    memset(&c, 0xA5, sizeof c);
+    untouched = c;
+    status = robotstxt_pacer_confirm(pacer, ticket, s->at_ms, &c);
+    if (s->expect_invalid_ticket) {
+        ok &= CHECK_STATUS(status, ROBOTSTXT_STATUS_INVALID_TICKET);
+        return ok && check_at(memcmp(&c, &untouched, sizeof c) == 0, __FILE__, __LINE__,
+                              "%s: confirm written on failure", at);
+    }
+    if (!CHECK_STATUS(status, ROBOTSTXT_STATUS_OK)) {
+        return false;
+    }
+    ok &= check_at(c.kind == s->expect, __FILE__, __LINE__, "%s: %s, want %s", at,
+                   confirm_name(c.kind), confirm_name(s->expect));
+    if (ok && c.kind == ROBOTSTXT_CONFIRM_WAIT) {
+        ok &= check_at(c.until_ms > s->at_ms, __FILE__, __LINE__, "%s: wait until %llu, now %llu",
+                       at, (unsigned long long)c.until_ms, (unsigned long long)s->at_ms);
+        if (s->has_until) {
+            ok &= check_at(c.until_ms == s->until_ms, __FILE__, __LINE__,
+                           "%s: until %llu ms, want %llu", at, (unsigned long long)c.until_ms,
+                           (unsigned long long)s->until_ms);
+        }
+        if (s->has_busy) {
+            ok &= check_at(c.busy == s->busy, __FILE__, __LINE__, "%s: busy %d, want %d", at,
+                           c.busy, s->busy);
+        }
+    } else if (ok) {
+        ok &= check_at(c.until_ms == 0 && !c.busy, __FILE__, __LINE__,
+                       "%s: %s with until %llu busy %d", at, confirm_name(c.kind),
+                       (unsigned long long)c.until_ms, c.busy);
+    }
+    return ok;
+}
+
+static bool run_pace_step(const robotstxt_pacer *pacer, const vt_pace_step *s,
+                          robotstxt_ticket **tickets, const char *at) {
     size_t host_len;
     uint8_t *host = join(s->host, &host_len);
     bool ok = true;
     if (s->op == VT_PACE_RESERVE) {
-        uint64_t start = 12345;
-        bool has = !s->has_start;
-        robotstxt_status status =
-            robotstxt_pacer_reserve(pacer, host, host_len, s->at_ms, &start, &has);
-        if (s->expect_invalid_host) {
-            ok &= CHECK_STATUS(status, ROBOTSTXT_STATUS_INVALID_HOST);
-            ok &= check_at(start == 12345 && has == !s->has_start, __FILE__, __LINE__,
-                           "%s: outputs written on failure", at);
-        } else {
-            ok &= CHECK_STATUS(status, ROBOTSTXT_STATUS_OK);
-            ok &= check_at(has == s->has_start && start == (s->has_start ? s->start_ms : 0),
-                           __FILE__, __LINE__, "%s: start %s%llu ms, want %s%llu", at,
-                           has ? "" : "(none) ", (unsigned long long)start,
-                           s->has_start ? "" : "(none) ", (unsigned long long)s->start_ms);
+        ok &= run_reserve(pacer, s, host, host_len, tickets, at);
+    } else if (s->op == VT_PACE_CONFIRM || s->op == VT_PACE_CANCEL) {
+        ok &= check_at(tickets[s->ticket] != NULL, __FILE__, __LINE__, "%s: no ticket", at);
+        if (ok && s->op == VT_PACE_CONFIRM) {
+            ok &= run_confirm(pacer, s, tickets[s->ticket], at);
+        } else if (ok) {
+            ok &= OK(robotstxt_pacer_cancel(pacer, tickets[s->ticket]));
         }
+    } else if (s->op == VT_PACE_IN_FLIGHT) {
+        size_t count = 12345;
+        ok &= OK(robotstxt_pacer_in_flight(pacer, host, host_len, s->at_ms, &count));
+        ok &= check_at(count == s->count, __FILE__, __LINE__, "%s: %zu in flight, want %zu", at,
+                       count, s->count);
     } else if (s->op == VT_PACE_SET_RULES) {
         size_t body_len, token_len;
         uint8_t *body = join(s->body, &body_len);
@@ -729,7 +902,8 @@ static bool run_pace_step(const robotstxt_pacer *pacer, const vt_pace_step *s, c
 static bool run_pacing(const vt_pacing *p) {
     robotstxt_pacer_options options = robotstxt_pacer_options_default();
     robotstxt_pacer *pacer = NULL;
-    bool ok;
+    robotstxt_ticket **tickets = calloc(p->ticket_count + 1, sizeof *tickets);
+    bool ok = tickets != NULL;
     size_t i;
     if (p->has_floor) {
         options.floor_ms = p->floor_ms;
@@ -740,13 +914,77 @@ static bool run_pacing(const vt_pacing *p) {
     if (p->has_capacity) {
         options.capacity = p->capacity;
     }
-    ok = OK(robotstxt_pacer_new(&options, &pacer));
+    if (p->has_max_in_flight) {
+        options.max_in_flight = p->max_in_flight;
+    }
+    if (p->has_in_flight_timeout) {
+        options.in_flight_timeout_ms = p->in_flight_timeout_ms;
+    }
+    ok = ok && OK(robotstxt_pacer_new(&options, &pacer));
     for (i = 0; ok && i < p->step_count; i++) {
         char at[700];
         snprintf(at, sizeof at, "%s step %zu", p->where, i);
-        ok &= run_pace_step(pacer, &p->steps[i], at);
+        ok &= run_pace_step(pacer, &p->steps[i], tickets, at);
     }
+    /* Tickets may outlive their pacer. */
     robotstxt_pacer_free(pacer);
+    for (i = 0; tickets != NULL && i < p->ticket_count; i++) {
+        robotstxt_ticket_free(tickets[i]);
+    }
+    free(tickets);
+    return ok;
+}
+
+/* Looks the URL up in a new cache at time 0: a lease for the expected
+ * origin and its /robots.txt, or the invalid-URL error that names it. */
+static bool run_origin_case(const vt_origin_case *c) {
+    robotstxt_cache_options options = robotstxt_cache_options_default();
+    robotstxt_cache *cache = NULL;
+    robotstxt_lookup l;
+    const uint8_t *origin = NULL, *robots_url = NULL;
+    size_t url_len, origin_len = 0, robots_url_len = 0;
+    uint8_t *url = join(c->url, &url_len);
+    robotstxt_status status;
+    bool ok = OK(robotstxt_cache_new(&options, &cache));
+    if (!ok) {
+        free(url);
+        return false;
+    }
+    memset(&l, 0, sizeof l);
+    status = robotstxt_cache_lookup(cache, url, url_len, TEXT("ExampleBot"), 0,
+                                    ROBOTSTXT_WHEN_FETCHING_WAIT, &l);
+    if (c->expect_invalid_url) {
+        ok &= check_at(status == ROBOTSTXT_STATUS_INVALID_URL, __FILE__, __LINE__,
+                       "%s: status %u (%s), want the invalid-URL error", c->where,
+                       (unsigned)status, last_error());
+        if (ok && plainly_quotable(url, url_len)) {
+            char quoted[600];
+            snprintf(quoted, sizeof quoted, "\"%.*s\"", (int)url_len, (const char *)url);
+            ok &= check_at(strstr(last_error(), quoted) != NULL, __FILE__, __LINE__,
+                           "%s: message '%s' does not quote %s", c->where, last_error(), quoted);
+        }
+    } else if (check_at(status == ROBOTSTXT_STATUS_OK && l.kind == ROBOTSTXT_LOOKUP_FETCH,
+                        __FILE__, __LINE__, "%s: status %u (%s), kind %u, want a fetch",
+                        c->where, (unsigned)status, last_error(), (unsigned)l.kind)) {
+        ok &= OK(robotstxt_lease_origin(l.lease, &origin, &origin_len));
+        ok &= OK(robotstxt_lease_robots_url(l.lease, &robots_url, &robots_url_len));
+        ok &= check_at(same_bytes(origin, origin_len, c->origin), __FILE__, __LINE__,
+                       "%s: origin %.*s", c->where, (int)origin_len, (const char *)origin);
+        ok &= check_at(robots_url_len == origin_len + 11 &&
+                           memcmp(robots_url, origin, origin_len) == 0 &&
+                           memcmp(robots_url + origin_len, "/robots.txt", 11) == 0,
+                       __FILE__, __LINE__, "%s: robots URL %.*s", c->where, (int)robots_url_len,
+                       (const char *)robots_url);
+        robotstxt_lease_free(l.lease);
+    } else {
+        ok = false;
+        if (status == ROBOTSTXT_STATUS_OK) {
+            robotstxt_rules_free(l.rules);
+            robotstxt_lease_free(l.lease);
+        }
+    }
+    robotstxt_cache_free(cache);
+    free(url);
     return ok;
 }
 
@@ -779,9 +1017,13 @@ void run_vector_tests(size_t *passed, size_t *failed) {
         *(run_pacing(&vt_pacings[i]) ? passed : failed) += 1;
         ran++;
     }
+    for (i = 0; i < vt_origin_case_count; i++) {
+        *(run_origin_case(&vt_origin_cases[i]) ? passed : failed) += 1;
+        ran++;
+    }
     printf("vectors: %zu files, %zu cases, %zu runs (%zu passed)\n", vt_file_count,
            vt_parse_case_count + vt_access_case_count + vt_timeline_count + vt_cache_case_count +
-               vt_pacing_count,
+               vt_pacing_count + vt_origin_case_count,
            ran, *passed - before);
     if (vt_skipped[0] != '\0') {
         printf("vectors: not in the C ABI yet, skipped: %s\n", vt_skipped);

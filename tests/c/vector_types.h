@@ -194,8 +194,16 @@ typedef struct vt_cache_step {
     uint64_t until_ms;
     /* lookup (a fetch names it), store and abandon: the lease's index */
     size_t lease;
+    /* lookup, ready: the blanket answer's cause (VT_ABSENT: a parsed
+     * copy) and when a retry is due (VT_ABSENT: none pending) */
+    int cause_state;
+    const char *cause; /* as robotstxt_cause_name spells it */
+    uint16_t cause_status;
+    int retry_at_state;
+    uint64_t retry_at_ms;
     /* store */
     vt_fetch fetch;
+    bool expect_invalid_lease;
     /* stats */
     unsigned stats_mask;
     uint64_t stats[VT_STAT_COUNT];
@@ -213,7 +221,17 @@ typedef struct vt_cache_case {
     size_t step_count;
 } vt_cache_case;
 
-enum { VT_PACE_RESERVE, VT_PACE_SET_RULES, VT_PACE_SET_DELAY, VT_PACE_RECORD, VT_PACE_ENABLED, VT_PACE_GAP };
+enum {
+    VT_PACE_RESERVE,
+    VT_PACE_CONFIRM,
+    VT_PACE_CANCEL,
+    VT_PACE_IN_FLIGHT,
+    VT_PACE_SET_RULES,
+    VT_PACE_SET_DELAY,
+    VT_PACE_RECORD,
+    VT_PACE_ENABLED,
+    VT_PACE_GAP
+};
 
 typedef struct vt_pace_step {
     int op;
@@ -221,8 +239,20 @@ typedef struct vt_pace_step {
     vt_bytes host;
     /* reserve */
     bool expect_invalid_host;
+    bool expect_pacer_full;
     bool has_start;
     uint64_t start_ms;
+    bool keep_ticket;
+    /* reserve (keep_ticket), confirm and cancel: the ticket's index */
+    size_t ticket;
+    /* confirm */
+    bool expect_invalid_ticket;
+    robotstxt_confirm_kind expect;
+    bool has_until;
+    uint64_t until_ms;
+    bool has_busy, busy;
+    /* in_flight */
+    size_t count;
     /* set_rules */
     vt_bytes body;
     vt_bytes token;
@@ -249,8 +279,21 @@ typedef struct vt_pacing {
     uint64_t backoff_cap_ms;
     bool has_capacity;
     size_t capacity;
+    bool has_max_in_flight;
+    uint32_t max_in_flight;
+    bool has_in_flight_timeout;
+    uint64_t in_flight_timeout_ms;
+    size_t ticket_count;
     const vt_pace_step *steps;
     size_t step_count;
 } vt_pacing;
+
+/* origins.json: the origin a URL is keyed by, or its refusal. */
+typedef struct vt_origin_case {
+    const char *where;
+    vt_bytes url;
+    bool expect_invalid_url;
+    vt_bytes origin;
+} vt_origin_case;
 
 #endif
