@@ -1,0 +1,113 @@
+"""robotstxt: the robots.txt engine for crawlers that mean to behave.
+
+RFC 9309 by default, or what Google's parser answers with
+``profile="google"``; one compiled core shared with the Rust, C, Node and Go
+bindings, so every language gets the same answers.
+
+>>> import robotstxt
+>>> robots = robotstxt.Robots.parse(b"User-agent: *\\nDisallow: /private/\\nCrawl-delay: 2.5\\n")
+>>> rules = robots.rules_for("ExampleBot")     # a product token, not a User-Agent header
+>>> rules.can_fetch("https://example.com/private/x")
+False
+>>> rules.decide("/private/x")
+Decision(allowed=False, line=2, kind='disallow', pattern='/private/')
+>>> rules.crawl_delay
+2.5
+
+The library does no I/O and reads no clock of its own in the core: you fetch
+``/robots.txt`` and report what happened. :mod:`robotstxt.access` says what a
+fetch outcome means, :class:`Entry` keeps one copy fresh, :class:`Cache`
+keeps one copy per origin and hands out one fetch at a time, and
+:class:`Pacer` spaces the requests to each host. :mod:`robotstxt.aio` does
+the fetching and sleeping for asyncio code; :mod:`robotstxt.scrapy` and
+:mod:`robotstxt.compat` plug the engine into Scrapy and into code written for
+``urllib.robotparser``.
+"""
+
+from . import access
+from ._robotstxt import (
+    MAX_PARSE_LIMIT,
+    MIN_PARSE_LIMIT,
+    Access,
+    Answer,
+    ArgumentTypeError,
+    Blanket,
+    Cache,
+    CacheStats,
+    ClosedError,
+    Confirm,
+    Decision,
+    Diagnostic,
+    Entry,
+    Error,
+    HostDisabledError,
+    InvalidArgumentError,
+    InvalidHostError,
+    InvalidLeaseError,
+    InvalidOptionError,
+    InvalidTextError,
+    InvalidTicketError,
+    InvalidTokenError,
+    InvalidUrlError,
+    InvalidUserAgentError,
+    Lease,
+    Lookup,
+    NoTokensError,
+    Pacer,
+    PacerFullError,
+    ParseLimitError,
+    RequestRate,
+    Robots,
+    Rules,
+    Ticket,
+    __version__,
+    classify,
+    core_version,
+    from_outcome,
+    origin,
+    product_token,
+)
+
+__all__ = [
+    "MAX_PARSE_LIMIT",
+    "MIN_PARSE_LIMIT",
+    "Access",
+    "Answer",
+    "ArgumentTypeError",
+    "Blanket",
+    "Cache",
+    "CacheStats",
+    "ClosedError",
+    "Confirm",
+    "Decision",
+    "Diagnostic",
+    "Entry",
+    "Error",
+    "HostDisabledError",
+    "InvalidArgumentError",
+    "InvalidHostError",
+    "InvalidLeaseError",
+    "InvalidOptionError",
+    "InvalidTextError",
+    "InvalidTicketError",
+    "InvalidTokenError",
+    "InvalidUrlError",
+    "InvalidUserAgentError",
+    "Lease",
+    "Lookup",
+    "NoTokensError",
+    "Pacer",
+    "PacerFullError",
+    "ParseLimitError",
+    "RequestRate",
+    "Robots",
+    "Rules",
+    "Ticket",
+    "__version__",
+    "access",
+    "classify",
+    "core_version",
+    "from_outcome",
+    "origin",
+    "product_token",
+]

@@ -1,0 +1,467 @@
+"""Types of the compiled module robotstxt._robotstxt (re-exported by robotstxt)."""
+
+from types import TracebackType
+from typing import Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final
+
+Text = Union[str, bytes, bytearray, memoryview]
+"""What a body, URL, token or host may be: str (read as UTF-8), bytes,
+bytearray or memoryview."""
+
+Millis = Union[int, float]
+"""A time in milliseconds (since the Unix epoch, or the epoch of your own
+clock)."""
+
+ProfileName = Literal["rfc", "google"]
+AccessPolicyName = Literal["careful", "strict"]
+AfterLimitName = Literal["keep", "allow"]
+DecisionKind = Literal["allow", "disallow", "none", "allow-all", "disallow-all"]
+AccessKind = Literal["follow-rules", "allow-all", "disallow-all", "not-modified"]
+AnswerKind = Literal["rules", "allow-all", "disallow-all"]
+CauseName = Literal["status", "no-response", "not-fetched", "unreachable-limit", "caller"]
+LineKindName = Literal[
+    "user-agent", "allow", "disallow", "sitemap", "crawl-delay", "request-rate", "host", "unknown", "invalid"
+]
+FlagName = Literal["typo", "missing-colon", "too-long", "outside-group", "invalid-value", "unknown-key"]
+
+_U = TypeVar("_U", bound=Text)
+
+__version__: str
+MIN_PARSE_LIMIT: int
+MAX_PARSE_LIMIT: int
+
+class Error(Exception):
+    """The base of every exception robotstxt raises."""
+
+class InvalidTokenError(Error, ValueError):
+    """RFC profile: the crawler's name is not a product token."""
+
+    token: str
+
+class InvalidUserAgentError(Error, ValueError):
+    """product_token() found no product token in a User-Agent header."""
+
+    user_agent: str
+
+class NoTokensError(Error, ValueError):
+    """A selection by several tokens was given none."""
+
+class ParseLimitError(Error, ValueError):
+    """A parse limit outside MIN_PARSE_LIMIT..MAX_PARSE_LIMIT."""
+
+class InvalidOptionError(Error, ValueError):
+    """An option value outside its set."""
+
+class InvalidArgumentError(Error, ValueError):
+    """An argument out of its range."""
+
+class InvalidTextError(Error, ValueError):
+    """A str with no UTF-8 form (a lone surrogate)."""
+
+class InvalidUrlError(Error, ValueError):
+    """The cache cannot key a URL."""
+
+    url: str
+
+class InvalidHostError(Error, ValueError):
+    """The pacer cannot key a host."""
+
+    host: str
+
+class InvalidLeaseError(Error, ValueError):
+    """A cache lease that cannot be stored or abandoned."""
+
+class InvalidTicketError(Error, ValueError):
+    """A pacer ticket that cannot be confirmed."""
+
+class ClosedError(Error, ValueError):
+    """A Robots or Rules used after close()."""
+
+class ArgumentTypeError(Error, TypeError):
+    """An argument of the wrong type."""
+
+class PacerFullError(Error, RuntimeError):
+    """The pacer is full and no host can be forgotten safely."""
+
+class HostDisabledError(Error, RuntimeError):
+    """The host is switched off in the pacer."""
+
+    host: str
+
+@final
+class Diagnostic:
+    """One line that has something to report."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def kind(self) -> LineKindName: ...
+    @property
+    def flags(self) -> Tuple[FlagName, ...]: ...
+    @property
+    def message(self) -> str: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Decision:
+    """The answer for one URL and the rule that gave it."""
+
+    @property
+    def allowed(self) -> bool: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def kind(self) -> DecisionKind: ...
+    @property
+    def pattern(self) -> str: ...
+    def __hash__(self) -> int: ...
+
+@final
+class RequestRate:
+    """request-rate: n/m: `requests` requests per `seconds` seconds."""
+
+    def __init__(self, requests: int, seconds: int) -> None: ...
+    @property
+    def requests(self) -> int: ...
+    @property
+    def seconds(self) -> int: ...
+    @property
+    def interval(self) -> float: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Blanket:
+    """A blanket answer standing where a file's rules would, and why."""
+
+    @property
+    def allowed(self) -> bool: ...
+    @property
+    def cause(self) -> CauseName: ...
+    @property
+    def status(self) -> Optional[int]: ...
+    @property
+    def redirects(self) -> Optional[int]: ...
+    def __hash__(self) -> int: ...
+
+@final
+class Robots:
+    """A parsed robots.txt: immutable, safe to share between threads."""
+
+    @staticmethod
+    def parse(
+        body: Text,
+        *,
+        profile: Optional[ProfileName] = "rfc",
+        parse_limit: Optional[int] = None,
+        typos: Optional[bool] = True,
+    ) -> Robots: ...
+    def rules_for(self, token: Text) -> Rules: ...
+    def rules_for_any(self, tokens: Iterable[Text]) -> Rules: ...
+    def rules_for_strictest(self, tokens: Iterable[Text]) -> Rules: ...
+    @property
+    def sitemaps(self) -> List[str]: ...
+    @property
+    def host(self) -> Optional[str]: ...
+    @property
+    def diagnostics(self) -> List[Diagnostic]: ...
+    @property
+    def profile(self) -> ProfileName: ...
+    @property
+    def group_count(self) -> int: ...
+    @property
+    def rule_count(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Robots: ...
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> bool: ...
+
+@final
+class Rules:
+    """The rules that apply to one crawler."""
+
+    @staticmethod
+    def allow_all(*, profile: Optional[ProfileName] = "rfc") -> Rules: ...
+    @staticmethod
+    def disallow_all(*, profile: Optional[ProfileName] = "rfc") -> Rules: ...
+    def can_fetch(self, url: Text, /) -> bool: ...
+    def decide(self, url: Text, /) -> Decision: ...
+    def filter_allowed(self, urls: Iterable[_U]) -> List[_U]: ...
+    def can_fetch_many(self, urls: Iterable[Text]) -> List[bool]: ...
+    def decide_many(self, urls: Iterable[Text]) -> List[Decision]: ...
+    @property
+    def crawl_delay(self) -> Optional[float]: ...
+    @property
+    def request_rate(self) -> Optional[RequestRate]: ...
+    @property
+    def blanket(self) -> Optional[Blanket]: ...
+    @property
+    def retry_at(self) -> Optional[int]: ...
+    @property
+    def profile(self) -> ProfileName: ...
+    @property
+    def rule_count(self) -> int: ...
+    @property
+    def closed(self) -> bool: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> Rules: ...
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> bool: ...
+
+@final
+class Access:
+    """What a fetch outcome means (SPEC §6)."""
+
+    @property
+    def kind(self) -> AccessKind: ...
+    @property
+    def retry_later(self) -> bool: ...
+    @property
+    def robots(self) -> Optional[Robots]: ...
+
+def classify(
+    status: Optional[int], redirects: Optional[int] = 0, *, policy: Optional[AccessPolicyName] = "careful"
+) -> Access:
+    """Reads a fetch outcome: the final HTTP status (None: no response)."""
+
+def from_outcome(
+    status: Optional[int],
+    body: Optional[Text] = None,
+    *,
+    redirects: Optional[int] = 0,
+    policy: Optional[AccessPolicyName] = "careful",
+    profile: Optional[ProfileName] = "rfc",
+    parse_limit: Optional[int] = None,
+    typos: Optional[bool] = True,
+) -> Access:
+    """classify, and for a 2xx the body parsed (Access.robots)."""
+
+@final
+class Answer:
+    """What answers for an origin: a parsed file, or a blanket answer."""
+
+    @property
+    def kind(self) -> AnswerKind: ...
+    @property
+    def robots(self) -> Optional[Robots]: ...
+    @property
+    def blanket(self) -> Optional[Blanket]: ...
+    @property
+    def retry_at(self) -> Optional[int]: ...
+    def rules_for(self, token: Text) -> Rules: ...
+
+@final
+class Entry:
+    """One origin's copy of its robots.txt and its clock (SPEC §7)."""
+
+    def __init__(
+        self,
+        *,
+        fresh_for_ms: Optional[Millis] = 86_400_000,
+        retry_ms: Optional[Millis] = 3_600_000,
+        unreachable_limit_ms: Optional[Millis] = 2_592_000_000,
+        after_limit: Optional[AfterLimitName] = "keep",
+        policy: Optional[AccessPolicyName] = "careful",
+        profile: Optional[ProfileName] = "rfc",
+        parse_limit: Optional[int] = None,
+        typos: Optional[bool] = True,
+    ) -> None: ...
+    def is_due(self, *, now: Optional[Millis] = None) -> bool: ...
+    @property
+    def due_at(self) -> int: ...
+    @property
+    def fetched_at(self) -> Optional[int]: ...
+    @property
+    def failures(self) -> int: ...
+    @property
+    def retry_at(self) -> Optional[int]: ...
+    @property
+    def has_copy(self) -> bool: ...
+    @property
+    def etag(self) -> Optional[str]: ...
+    @property
+    def last_modified(self) -> Optional[str]: ...
+    def record(
+        self,
+        status: Optional[int],
+        *,
+        body: Optional[Text] = None,
+        redirects: Optional[int] = 0,
+        max_age_ms: Optional[Millis] = None,
+        retry_after_ms: Optional[Millis] = None,
+        etag: Optional[Text] = None,
+        last_modified: Optional[Text] = None,
+        now: Optional[Millis] = None,
+    ) -> Access: ...
+    def answer(self, *, now: Optional[Millis] = None) -> Answer: ...
+
+@final
+class Lease:
+    """The right, and duty, to fetch one origin's robots.txt."""
+
+    @property
+    def origin(self) -> str: ...
+    @property
+    def robots_url(self) -> str: ...
+    @property
+    def etag(self) -> Optional[str]: ...
+    @property
+    def last_modified(self) -> Optional[str]: ...
+    @property
+    def ended(self) -> bool: ...
+
+@final
+class Lookup:
+    """The answer of Cache.lookup."""
+
+    @property
+    def kind(self) -> Literal["ready", "fetch", "wait"]: ...
+    @property
+    def answer(self) -> Optional[Answer]: ...
+    @property
+    def stale(self) -> Optional[bool]: ...
+    @property
+    def retry_at(self) -> Optional[int]: ...
+    @property
+    def lease(self) -> Optional[Lease]: ...
+    @property
+    def until(self) -> Optional[int]: ...
+
+@final
+class CacheStats:
+    """Counters since the cache was made."""
+
+    @property
+    def hits(self) -> int: ...
+    @property
+    def misses(self) -> int: ...
+    @property
+    def fetches(self) -> int: ...
+    @property
+    def stale(self) -> int: ...
+    @property
+    def evictions(self) -> int: ...
+    @property
+    def entries(self) -> int: ...
+
+@final
+class Cache:
+    """A bounded, thread-safe cache of robots.txt copies keyed by origin."""
+
+    def __init__(
+        self,
+        *,
+        capacity: Optional[int] = 10_000,
+        lease_ms: Optional[Millis] = 60_000,
+        fresh_for_ms: Optional[Millis] = 86_400_000,
+        retry_ms: Optional[Millis] = 3_600_000,
+        unreachable_limit_ms: Optional[Millis] = 2_592_000_000,
+        after_limit: Optional[AfterLimitName] = "keep",
+        policy: Optional[AccessPolicyName] = "careful",
+        profile: Optional[ProfileName] = "rfc",
+        parse_limit: Optional[int] = None,
+        typos: Optional[bool] = True,
+    ) -> None: ...
+    def lookup(
+        self,
+        url: Text,
+        *,
+        now: Optional[Millis] = None,
+        when_fetching: Optional[Literal["wait", "disallow-all"]] = "wait",
+    ) -> Lookup: ...
+    def store(
+        self,
+        lease: Lease,
+        status: Optional[int],
+        *,
+        body: Optional[Text] = None,
+        redirects: Optional[int] = 0,
+        max_age_ms: Optional[Millis] = None,
+        retry_after_ms: Optional[Millis] = None,
+        etag: Optional[Text] = None,
+        last_modified: Optional[Text] = None,
+        now: Optional[Millis] = None,
+    ) -> Access: ...
+    def abandon(self, lease: Lease) -> None: ...
+    def issued(self, lease: Lease) -> bool: ...
+    def remove(self, url: Text) -> bool: ...
+    @property
+    def stats(self) -> CacheStats: ...
+    @property
+    def profile(self) -> ProfileName: ...
+    def __len__(self) -> int: ...
+
+@final
+class Ticket:
+    """A reserved start slot for one request to one host."""
+
+    @property
+    def start(self) -> Optional[int]: ...
+    @property
+    def host(self) -> str: ...
+    @property
+    def spent(self) -> bool: ...
+
+@final
+class Confirm:
+    """What Pacer.confirm answers."""
+
+    @property
+    def kind(self) -> Literal["go", "wait", "disabled"]: ...
+    @property
+    def until(self) -> Optional[int]: ...
+    @property
+    def busy(self) -> bool: ...
+
+@final
+class Pacer:
+    """Hands out request start slots per host, in order and thread-safe."""
+
+    def __init__(
+        self,
+        *,
+        floor_ms: Optional[Millis] = 1_000,
+        backoff_cap_ms: Optional[Millis] = 600_000,
+        capacity: Optional[int] = 100_000,
+        max_in_flight: Optional[int] = 1,
+        in_flight_timeout_ms: Optional[Millis] = 120_000,
+    ) -> None: ...
+    def reserve(self, host: Text, *, now: Optional[Millis] = None) -> Optional[Ticket]: ...
+    def confirm(self, ticket: Ticket, *, now: Optional[Millis] = None) -> Confirm: ...
+    def cancel(self, ticket: Ticket) -> None: ...
+    def record(
+        self,
+        host: Text,
+        status: Optional[int],
+        *,
+        retry_after_ms: Optional[Millis] = None,
+        now: Optional[Millis] = None,
+    ) -> None: ...
+    def set_rules(self, host: Text, rules: Rules) -> None: ...
+    def set_delay(
+        self,
+        host: Text,
+        crawl_delay: Optional[float] = None,
+        request_rate: Union[RequestRate, Tuple[int, int], None] = None,
+    ) -> None: ...
+    def set_enabled(self, host: Text, enabled: bool) -> None: ...
+    def gap_ms(self, host: Text) -> int: ...
+    def in_flight(self, host: Text, *, now: Optional[Millis] = None) -> int: ...
+    def __len__(self) -> int: ...
+
+def origin(url: Text) -> str:
+    """The origin Cache.lookup keys `url` by."""
+
+def product_token(user_agent: Text) -> str:
+    """The crawler's product token in a whole User-Agent header."""
+
+def core_version() -> str:
+    """The version of the robotstxt core this module was built with."""

@@ -1,0 +1,394 @@
+//! What a fetch of `/robots.txt` means (SPEC §6), one origin's copy over
+//! time (`Entry`, SPEC §7), and the answer either gives.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use pyo3::prelude::*;
+
+use crate::args::{self, Freshness, OutcomeArgs};
+use crate::errors::OrRaise;
+use crate::robots::{Robots, PARSE_WITHOUT_GIL};
+use crate::rules::{Blanket, Rules};
+use crate::text;
+
+fn disposition_name(d: robotstxt::Disposition) -> &'static str {
+    match d {
+        robotstxt::Disposition::FollowRules => "follow-rules",
+        robotstxt::Disposition::AllowAll => "allow-all",
+        robotstxt::Disposition::DisallowAll => "disallow-all",
+        robotstxt::Disposition::NotModified => "not-modified",
+    }
+}
+
+/// What a fetch outcome means (SPEC §6).
+#[pyclass(frozen, get_all, module = "robotstxt")]
+pub struct Access {
+    /// "follow-rules" (a 2xx: follow the parsed file), "allow-all"
+    /// (unavailable: a 404, or more than 5 redirects), "disallow-all"
+    /// (unreachable: a 5xx, 429, 401/403, a network error; retry later) or
+    /// "not-modified" (a 304: keep the cached copy, renewed).
+    kind: &'static str,
+    /// Whether the outcome is a failure to retry later (kind
+    /// "disallow-all").
+    retry_later: bool,
+    /// The parsed body, for "follow-rules" from from_outcome; else None.
+    robots: Option<Py<Robots>>,
+}
+
+impl Access {
+    pub fn new(d: robotstxt::Disposition, robots: Option<Py<Robots>>) -> Access {
+        Access {
+            kind: disposition_name(d),
+            retry_later: d.retry_later(),
+            robots,
+        }
+    }
+}
+
+#[pymethods]
+impl Access {
+    fn __repr__(&self) -> String {
+        format!(
+            "Access(kind={}, retry_later={}{})",
+            text::quoted(self.kind),
+            if self.retry_later { "True" } else { "False" },
+            if self.robots.is_some() {
+                ", robots=<Robots>"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+/// Reads a fetch outcome: `status` is the final HTTP status, or None for
+/// a network error or a timeout; `redirects` is how many were followed to
+/// reach it. policy: "careful" (the default: 401, 403 and 429 disallow
+/// everything until a retry) or "strict" (RFC 9309 to the letter: they
+/// allow everything).
+///
+/// >>> classify(503).kind, classify(404).kind
+/// ('disallow-all', 'allow-all')
+#[pyfunction]
+#[pyo3(signature = (status, redirects = None, *, policy = None))]
+pub fn classify(
+    status: Option<&Bound<'_, PyAny>>,
+    redirects: Option<&Bound<'_, PyAny>>,
+    policy: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Access> {
+    let status = args::status(status, "status")?;
+    let redirects = match args::given(redirects) {
+        Some(r) => args::integer(r, &"redirects", 0, u64::from(u32::MAX))? as u32,
+        None => 0,
+    };
+    let policy = match args::given(policy) {
+        Some(p) => args::choice(p, "policy", args::ACCESS_POLICIES)?,
+        None => robotstxt::AccessPolicy::Careful,
+    };
+    let d = robotstxt::access::classify(status, redirects, policy);
+    Ok(Access::new(d, None))
+}
+
+/// classify, and for a 2xx the body parsed (Access.robots) with the parse
+/// options of Robots.parse.
+#[pyfunction]
+#[pyo3(signature = (status, body = None, *, redirects = None, policy = None, profile = None, parse_limit = None, typos = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn from_outcome(
+    py: Python<'_>,
+    status: Option<&Bound<'_, PyAny>>,
+    body: Option<&Bound<'_, PyAny>>,
+    redirects: Option<&Bound<'_, PyAny>>,
+    policy: Option<&Bound<'_, PyAny>>,
+    profile: Option<&Bound<'_, PyAny>>,
+    parse_limit: Option<&Bound<'_, PyAny>>,
+    typos: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Access> {
+    let access = classify(status, redirects, policy)?;
+    let options = args::parse_options(profile, parse_limit, typos)?;
+    if access.kind != "follow-rules" {
+        return Ok(access);
+    }
+    let body = args::given(body)
+        .map(|b| text::read(b, &"body"))
+        .transpose()?;
+    let bytes = body.as_ref().map_or(&[][..], text::Text::as_bytes);
+    let robots = if bytes.len() >= PARSE_WITHOUT_GIL {
+        py.detach(|| robotstxt::Robots::parse_with(bytes, &options))
+    } else {
+        robotstxt::Robots::parse_with(bytes, &options)
+    };
+    Ok(Access {
+        robots: Some(Py::new(py, Robots::wrap(robots))?),
+        ..access
+    })
+}
+
+/// What answers for an origin: a parsed file, or a blanket answer.
+#[pyclass(frozen, module = "robotstxt")]
+pub struct Answer {
+    core: robotstxt::Cached,
+    profile: robotstxt::Profile,
+    retry_at: Option<u64>,
+}
+
+impl Answer {
+    pub fn new(
+        core: robotstxt::Cached,
+        profile: robotstxt::Profile,
+        retry_at: Option<u64>,
+    ) -> Answer {
+        Answer {
+            core,
+            profile,
+            retry_at,
+        }
+    }
+}
+
+#[pymethods]
+impl Answer {
+    /// "rules" (follow the parsed file: see robots), "allow-all" or
+    /// "disallow-all" (see blanket).
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.core {
+            robotstxt::Cached::Rules(_) => "rules",
+            robotstxt::Cached::AllowAll(_) => "allow-all",
+            robotstxt::Cached::DisallowAll(_) => "disallow-all",
+        }
+    }
+
+    /// The parsed file when kind is "rules" (for its sitemaps, say), else
+    /// None.
+    #[getter]
+    fn robots(&self) -> Option<Robots> {
+        match &self.core {
+            robotstxt::Cached::Rules(robots) => Some(Robots::wrap(robots.clone())),
+            _ => None,
+        }
+    }
+
+    /// The blanket answer and its cause, or None when kind is "rules".
+    #[getter]
+    fn blanket(&self) -> Option<Blanket> {
+        self.core.blanket().map(Blanket::from_core)
+    }
+
+    /// When the file will be fetched again (ms), after a failed fetch; else
+    /// None.
+    #[getter]
+    fn retry_at(&self) -> Option<u64> {
+        self.retry_at
+    }
+
+    /// The rules for `token` under this answer: the file's, or rules that
+    /// allow or disallow every URL (their blanket says why). They carry
+    /// retry_at. The token is checked as Robots.rules_for checks it,
+    /// whatever the answer.
+    ///
+    /// Raises InvalidTokenError (RFC profile) as Robots.rules_for.
+    fn rules_for(&self, py: Python<'_>, token: &Bound<'_, PyAny>) -> PyResult<Rules> {
+        let token = text::read(token, &"token")?;
+        let rules = match (&self.core, self.core.blanket()) {
+            (robotstxt::Cached::Rules(robots), _) => robots.rules_for(token.as_bytes()),
+            (_, Some(blanket)) => {
+                // The same check of the token as for a file's rules.
+                let empty =
+                    robotstxt::Robots::parse_with(b"", &robotstxt::Options::new(self.profile));
+                empty
+                    .rules_for(token.as_bytes())
+                    .map(|_| robotstxt::Rules::from_blanket(self.profile, blanket))
+            }
+            (_, None) => unreachable!("a blanket answer has a blanket"),
+        }
+        .or_raise(py)?;
+        Ok(Rules::wrap(rules.with_retry_at(self.retry_at)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<robotstxt.Answer {}>", self.kind())
+    }
+}
+
+/// One origin's copy of its robots.txt and its clock (SPEC §7), as pure
+/// functions of `now` (ms; the system clock when left out): fresh for a
+/// day, the old copy kept while the file is unreachable, a retry an hour
+/// after a failure (or the Retry-After, kept between 1 minute and 24
+/// hours).
+///
+/// Options (keyword only): fresh_for_ms (86,400,000), retry_ms
+/// (3,600,000), unreachable_limit_ms (30 days), after_limit ("keep" the
+/// old copy past it, or "allow" everything), policy ("careful" or
+/// "strict", as classify), and profile, parse_limit, typos as
+/// Robots.parse.
+///
+/// Safe to share between threads; record() parses a large body with the
+/// GIL released.
+#[pyclass(frozen, module = "robotstxt")]
+pub struct Entry {
+    inner: Mutex<robotstxt::Entry>,
+    policy: robotstxt::FreshnessPolicy,
+}
+
+impl Entry {
+    fn lock(&self) -> MutexGuard<'_, robotstxt::Entry> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl Entry {
+    #[new]
+    #[pyo3(signature = (*, fresh_for_ms = None, retry_ms = None, unreachable_limit_ms = None, after_limit = None, policy = None, profile = None, parse_limit = None, typos = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        fresh_for_ms: Option<&Bound<'_, PyAny>>,
+        retry_ms: Option<&Bound<'_, PyAny>>,
+        unreachable_limit_ms: Option<&Bound<'_, PyAny>>,
+        after_limit: Option<&Bound<'_, PyAny>>,
+        policy: Option<&Bound<'_, PyAny>>,
+        profile: Option<&Bound<'_, PyAny>>,
+        parse_limit: Option<&Bound<'_, PyAny>>,
+        typos: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Entry> {
+        let policy = Freshness {
+            fresh_for_ms,
+            retry_ms,
+            unreachable_limit_ms,
+            after_limit,
+            policy,
+            profile,
+            parse_limit,
+            typos,
+        }
+        .policy()?;
+        Ok(Entry {
+            inner: Mutex::new(robotstxt::Entry::new()),
+            policy,
+        })
+    }
+
+    /// Whether a fetch is due at `now`.
+    #[pyo3(signature = (*, now = None))]
+    fn is_due(&self, now: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let now = args::now(now)?;
+        Ok(self.lock().is_due(now))
+    }
+
+    /// When the next fetch is due (ms).
+    #[getter]
+    fn due_at(&self) -> u64 {
+        self.lock().due_at()
+    }
+
+    /// When the copy was last fetched or revalidated (ms), or None.
+    #[getter]
+    fn fetched_at(&self) -> Option<u64> {
+        self.lock().fetched_at()
+    }
+
+    /// How many fetches in a row have failed.
+    #[getter]
+    fn failures(&self) -> u32 {
+        self.lock().failures()
+    }
+
+    /// When the next fetch is due, if the last one failed; else None.
+    #[getter]
+    fn retry_at(&self) -> Option<u64> {
+        self.lock().retry_at()
+    }
+
+    /// Whether a copy (rules or allow-all) is held.
+    #[getter]
+    fn has_copy(&self) -> bool {
+        self.lock().has_copy()
+    }
+
+    /// The ETag to send as If-None-Match, or None.
+    #[getter]
+    fn etag(&self) -> Option<String> {
+        self.lock().validators().etag.map(text::lossy)
+    }
+
+    /// The Last-Modified to send as If-Modified-Since, or None.
+    #[getter]
+    fn last_modified(&self) -> Option<String> {
+        self.lock().validators().last_modified.map(text::lossy)
+    }
+
+    /// Records what a fetch made at `now` returned and says what it meant.
+    /// `status` is the final HTTP status, or None for a network error or
+    /// timeout; body the 2xx body; max_age_ms the Cache-Control max-age;
+    /// retry_after_ms the Retry-After; etag and last_modified the
+    /// validators.
+    #[pyo3(signature = (status, *, body = None, redirects = None, max_age_ms = None, retry_after_ms = None, etag = None, last_modified = None, now = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn record(
+        &self,
+        py: Python<'_>,
+        status: Option<&Bound<'_, PyAny>>,
+        body: Option<&Bound<'_, PyAny>>,
+        redirects: Option<&Bound<'_, PyAny>>,
+        max_age_ms: Option<&Bound<'_, PyAny>>,
+        retry_after_ms: Option<&Bound<'_, PyAny>>,
+        etag: Option<&Bound<'_, PyAny>>,
+        last_modified: Option<&Bound<'_, PyAny>>,
+        now: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Access> {
+        let outcome = OutcomeArgs {
+            status,
+            body,
+            redirects,
+            max_age_ms,
+            retry_after_ms,
+            etag,
+            last_modified,
+        }
+        .read()?;
+        let now = args::now(now)?;
+        let result = outcome.result();
+        let record = || self.lock().record(now, &result, &self.policy);
+        let d = if result.body.len() >= PARSE_WITHOUT_GIL {
+            py.detach(record)
+        } else {
+            record()
+        };
+        Ok(Access::new(d, None))
+    }
+
+    /// What answers at `now`: the copy, kept while the file is
+    /// unreachable, or disallow-all with none; past the unreachable limit,
+    /// as after_limit says.
+    #[pyo3(signature = (*, now = None))]
+    fn answer(&self, now: Option<&Bound<'_, PyAny>>) -> PyResult<Answer> {
+        let now = args::now(now)?;
+        let entry = self.lock();
+        let cause = entry.cause(now, &self.policy);
+        let core = match entry.answer(now, &self.policy) {
+            robotstxt::Answer::Rules(robots) => robotstxt::Cached::Rules(robots.clone()),
+            robotstxt::Answer::AllowAll => {
+                robotstxt::Cached::AllowAll(cause.unwrap_or(robotstxt::Cause::NotFetched))
+            }
+            robotstxt::Answer::DisallowAll => {
+                robotstxt::Cached::DisallowAll(cause.unwrap_or(robotstxt::Cause::NotFetched))
+            }
+        };
+        Ok(Answer::new(
+            core,
+            self.policy.parse.profile(),
+            entry.retry_at(),
+        ))
+    }
+
+    fn __repr__(&self) -> String {
+        let e = self.lock();
+        format!(
+            "<robotstxt.Entry has_copy={}, due_at={}, failures={}>",
+            if e.has_copy() { "True" } else { "False" },
+            e.due_at(),
+            e.failures()
+        )
+    }
+}
