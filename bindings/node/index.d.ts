@@ -11,9 +11,10 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * A bounded cache of robots.txt copies keyed by origin
- * (`scheme://host:port`), with single-flight fetching: while one caller
- * fetches an origin's file, the others keep using the old copy, or wait.
- * Every `now` is epoch milliseconds and defaults to `Date.now()`.
+ * (`scheme://host[:port]`, as `new URL(url).origin` reads it), with
+ * single-flight fetching: while one caller fetches an origin's file, the
+ * others keep using the old copy, or wait. Every `now` is epoch
+ * milliseconds and defaults to `Date.now()`.
  *
  * ```js
  * const cache = new Cache()
@@ -31,6 +32,8 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  *   }
  * }
  * ```
+ *
+ * The garbage collector frees it; `close()` frees it at once.
  */
 export declare class Cache {
   /**
@@ -46,25 +49,40 @@ export declare class Cache {
    * `whenFetching` says what a lookup gets while another caller fetches
    * and no copy exists yet: `'wait'` (default) or `'disallow-all'`.
    *
+   * `url`'s origin is read as `new URL(url).origin` reads it. A URL
+   * whose authority HTTP clients read differently is refused: one
+   * holding `\`, whitespace, a control character or a `%`-escape, or an
+   * IPv4 address not written as four decimal numbers (normalise such
+   * URLs with your crawler's own URL parser first).
+   *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} `url` is not an absolute `http`/`https` URL
-   *   (`ERR_ROBOTSTXT_INVALID_URL`), or a bad `now` or `whenFetching`.
+   *   or is refused as above (`ERR_ROBOTSTXT_INVALID_URL`, the message
+   *   quoting it), or a bad `now` or `whenFetching`.
    */
   lookup(url: string | Uint8Array, now?: number | null, whenFetching?: 'wait' | 'disallow-all'): CacheLookup
   /**
    * Stores what the fetch of `lease` returned at `now` and ends the
    * lease; returns what the outcome meant (SPEC §6). A 2xx body is
-   * parsed here.
+   * parsed here. A lease that ran out is still stored, unless a newer
+   * lease of its origin stored a copy since: a late answer never
+   * replaces a newer one.
    *
    * @throws {TypeError} `lease` is not a `Lease`, or `outcome` is wrong.
    * @throws {RangeError} an unknown field, or a value out of range.
+   * @throws {Error} `ERR_ROBOTSTXT_INVALID_LEASE`: the lease was already
+   *   stored or abandoned, belongs to another cache (it stays usable
+   *   with its own), or ran out and a newer copy was stored since;
+   *   nothing changes.
    */
   store(lease: Lease, outcome: FetchOutcome, now?: number | null): Access
   /**
    * Gives a fetch back without an outcome (you gave up): the next lookup
-   * hands it to someone else.
+   * hands it to someone else. `lease.close()` does the same.
    *
    * @throws {TypeError} `lease` is not a `Lease`.
+   * @throws {Error} `ERR_ROBOTSTXT_INVALID_LEASE`: already stored or
+   *   abandoned, or a lease of another cache.
    */
   abandon(lease: Lease): void
   /**
@@ -78,6 +96,14 @@ export declare class Cache {
   get stats(): CacheStats
   /** How many origins are held. */
   get size(): number
+  /**
+   * Frees the cache and its copies now rather than when the garbage
+   * collector finds it; answers and rules taken from it keep working,
+   * and its leases can no longer be stored. Any other use after this
+   * throws an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`; closing
+   * twice does nothing. `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
 }
 
 /** A cached copy's answer: a parsed file, allow-all or disallow-all. */
@@ -87,14 +113,34 @@ export declare class CachedAnswer {
   /** The parsed file when `kind` is `'rules'`, else `null`. */
   get robots(): Robots | null
   /**
+   * `null` for a parsed file; for `'allow-all'` and `'disallow-all'`,
+   * why: `{ allowed, cause }`, the cause being the HTTP status (a 404,
+   * a 503…), `'no-response'`, `'not-fetched'` or `'unreachable-limit'`.
+   */
+  get blanket(): Blanket | null
+  /**
+   * When the cache fetches the robots.txt again (epoch ms by its
+   * clock), after a failed fetch: the answer is then an old copy kept
+   * meanwhile, or a disallow-all. `null` otherwise.
+   */
+  get retryAt(): number | null
+  /**
    * The rules for `token` under this answer; allow-all and disallow-all
-   * become rules that allow or disallow every URL. The token is checked
-   * as `robots.rulesFor` checks it, whatever the answer.
+   * become rules that allow or disallow every URL, and say so
+   * (`rules.blanket`, `rules.retryAt`). The token is checked as
+   * `robots.rulesFor` checks it, whatever the answer.
    *
    * @throws {TypeError} `token` is neither a string nor a `Uint8Array`.
    * @throws {RangeError} an invalid token (`ERR_ROBOTSTXT_INVALID_TOKEN`).
    */
   rulesFor(token: string | Uint8Array): Rules
+  /**
+   * Frees the answer now rather than when the garbage collector finds
+   * it; rules selected from it keep working. Any other use after this
+   * throws an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`; closing twice
+   * does nothing. `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
 }
 
 /**
@@ -112,6 +158,8 @@ export declare class CachedAnswer {
  * }
  * const { kind, robots } = entry.answer()
  * ```
+ *
+ * The garbage collector frees it; `close()` frees it at once.
  */
 export declare class Entry {
   /**
@@ -153,15 +201,34 @@ export declare class Entry {
    * @throws {RangeError} an unknown field, or a value out of range.
    */
   record(outcome: FetchOutcome, now?: number): Access
+  /**
+   * Frees the entry and its copy now rather than when the garbage
+   * collector finds it; a `Robots` taken from it keeps working. Any
+   * other use after this throws an `Error` with `code`
+   * `'ERR_ROBOTSTXT_CLOSED'`; closing twice does nothing.
+   * `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
 }
 
 /**
  * The right, and duty, to fetch one origin's robots.txt: fetch
  * `robotsUrl` (conditionally, with `etag` and `lastModified` when they are
  * set), then `cache.store(lease, outcome)`, or `cache.abandon(lease)`.
+ *
+ * Store or abandon it once, with the cache that handed it out: a second
+ * store, a store with another cache, and a lease that ran out after a
+ * newer copy of its origin was stored throw an `Error` with `code`
+ * `'ERR_ROBOTSTXT_INVALID_LEASE'` and change nothing. A lease closed, or
+ * collected by the garbage collector, unfinished gives the fetch back at
+ * once: the next lookup hands it to another caller.
  */
 export declare class Lease {
-  /** The normalised origin, such as `https://example.com:8443`. */
+  /**
+   * The normalised origin, such as `https://example.com:8443`: scheme
+   * and host lower-cased, an international host as punycode, the
+   * default port left out, never the userinfo (`new URL(url).origin`).
+   */
   get origin(): string
   /** The URL to fetch: the origin's `/robots.txt`. */
   get robotsUrl(): string
@@ -169,20 +236,37 @@ export declare class Lease {
   get etag(): string | null
   /** The `Last-Modified` to send as `If-Modified-Since`, or `null`. */
   get lastModified(): string | null
+  /**
+   * Abandons the fetch if it was neither stored nor abandoned (the next
+   * lookup hands it to another caller) and frees the lease. Any use after
+   * this throws an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`; closing
+   * twice does nothing. `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
 }
 
 /**
- * Hands out request start times per host, in order: the gap between two
+ * Hands out request start slots per host, in order: the gap between two
  * starts is at least `max(floorMs, crawl-delay, request-rate interval)`,
- * widened while the host answers 429 or 5xx. Every `now` is epoch
- * milliseconds and defaults to `Date.now()`.
+ * widened while the host answers 429 or 5xx, with at most `maxInFlight`
+ * requests in flight at once. Every `now` is epoch milliseconds and
+ * defaults to `Date.now()`.
  *
  * ```js
  * const pacer = new Pacer()
  * pacer.setRules('shop.test', rules)           // its crawl-delay and request-rate
- * const start = pacer.reserve('shop.test')     // epoch ms, or null while switched off
- * await sleep(start - Date.now())
+ * const ticket = pacer.reserve('shop.test')    // a Ticket, or null while switched off
+ * await sleep(ticket.start - Date.now())
+ * const got = pacer.confirm(ticket)            // just before sending
+ * if (got.kind === 'go') {
+ *   const res = await fetch(url)
+ *   pacer.record('shop.test', { status: res.status })  // frees its in-flight place
+ * }                                            // 'wait': sleep until got.until, confirm again
  * ```
+ *
+ * The package entry's `Pacer` adds `await pacer.wait(host)`, which does
+ * the reserve, sleep and confirm for you. The garbage collector frees a
+ * pacer; `close()` frees it at once.
  */
 export declare class Pacer {
   /**
@@ -193,18 +277,55 @@ export declare class Pacer {
    */
   constructor(options?: PacerOptions | null)
   /**
-   * Reserves the next start slot for `host` at `now`: when the request
-   * may start (epoch ms, ≥ `now`), or `null` while the host is switched
-   * off. Slots are handed out in order, one gap apart.
+   * Reserves the next start slot for `host` at `now`: a `Ticket` whose
+   * `start` says when the request may start (epoch ms, ≥ `now`), or
+   * `null` while the host is switched off. Slots are handed out in
+   * order, one gap apart, whatever the number of callers. Sleep until
+   * the start, then `confirm` the ticket.
    *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} an empty or over-long host
    *   (`ERR_ROBOTSTXT_INVALID_HOST`).
+   * @throws {Error} `ERR_ROBOTSTXT_PACER_FULL`: a new host, and no host
+   *   can be forgotten safely.
    */
-  reserve(host: string | Uint8Array, now?: number | null): number | null
+  reserve(host: string | Uint8Array, now?: number | null): Ticket | null
+  /**
+   * Whether the request of `ticket` may be sent at `now`, asked just
+   * before sending: `'go'` (send; the request is in flight until you
+   * `record` how it went), `'wait'` (confirm again at `until`; `busy`
+   * when requests in flight hold it back, so a `record` may free a place
+   * sooner) or `'disabled'` (the host is switched off: send nothing). A
+   * backoff, `Retry-After`, slower pace or kill switch recorded since
+   * the reservation gives the ticket a new slot, or voids it. A ticket
+   * that got `'go'` or `'disabled'` is spent.
+   *
+   * @throws {TypeError} `ticket` is not a `Ticket`, or a bad `now`.
+   * @throws {Error} `ERR_ROBOTSTXT_INVALID_TICKET`: a ticket of another
+   *   pacer, or one already spent or cancelled.
+   */
+  confirm(ticket: Ticket, now?: number | null): Confirmation
+  /**
+   * Gives up an unsent ticket: its slot goes back when it is the last
+   * one handed out, so that the next reservation may take it. The
+   * ticket is spent. A ticket already spent, or of another pacer,
+   * changes nothing.
+   *
+   * @throws {TypeError} `ticket` is not a `Ticket`.
+   */
+  cancel(ticket: Ticket): void
+  /**
+   * How many requests to `host` are in flight at `now`: confirmed
+   * `'go'` and not yet recorded (nor timed out).
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an invalid host.
+   */
+  inFlight(host: string | Uint8Array, now?: number | null): number
   /**
    * Sets `host`'s own pace from a crawler's rules: their crawl delay and
-   * request rate. The floor still applies.
+   * request rate. The floor still applies. A slower pace holds back the
+   * requests not yet started.
    *
    * @throws {TypeError} `rules` is not a `Rules`, or a bad host type.
    * @throws {RangeError} an invalid host.
@@ -212,7 +333,8 @@ export declare class Pacer {
   setRules(host: string | Uint8Array, rules: Rules): void
   /**
    * Sets `host`'s own pace: the larger of `crawlDelay` (seconds) and the
-   * request-rate interval. The floor still applies.
+   * request-rate interval. The floor still applies. A slower pace holds
+   * back the requests not yet started.
    *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} an invalid host, a negative delay, or a rate
@@ -220,17 +342,21 @@ export declare class Pacer {
    */
   setDelay(host: string | Uint8Array, pace: Pace): void
   /**
-   * Reports how a request to `host` that ended at `now` went. A 429 or
-   * 5xx doubles the gap (capped) and a `Retry-After` pushes the next
-   * slot at least that far; any other status halves the backoff again.
+   * Reports how a request to `host` that ended at `now` went, and frees
+   * its in-flight place: call it when every request confirmed `'go'`
+   * ends, answered or not (`status: null` for a network error). A 429
+   * or 5xx doubles the gap (capped), a `Retry-After` keeps every request
+   * from starting before it, and both give every slot not yet confirmed
+   * a new one; any other status halves the backoff again.
    *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} an invalid host, or a value out of range.
    */
   record(host: string | Uint8Array, outcome: RequestOutcome, now?: number | null): void
   /**
-   * Switches `host` off (`reserve` answers `null`) or back on: a kill
-   * switch.
+   * Switches `host` off (`reserve` answers `null`, tickets out are
+   * voided when confirmed) or back on: a kill switch. A switched-off
+   * host is never forgotten.
    *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} an invalid host.
@@ -243,6 +369,13 @@ export declare class Pacer {
    * @throws {RangeError} an invalid host.
    */
   gapMs(host: string | Uint8Array): number
+  /**
+   * Frees the pacer and what it knows of every host now rather than
+   * when the garbage collector finds it. Any other use after this throws
+   * an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`; closing twice does
+   * nothing. `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
 }
 
 /**
@@ -256,7 +389,8 @@ export declare class Pacer {
  * rules.isAllowed('https://example.com/private/x') // false
  * ```
  *
- * Create one with `Robots.parse`; `new Robots()` throws.
+ * Create one with `Robots.parse`; `new Robots()` throws. The garbage
+ * collector frees it; `close()` frees it at once.
  */
 export declare class Robots {
   /**
@@ -321,6 +455,14 @@ export declare class Robots {
   get groupCount(): number
   /** How many rules the file has (Google's `index.html` extras included). */
   get ruleCount(): number
+  /**
+   * Frees the parsed file now rather than when the garbage collector
+   * finds it; rules selected from it keep working. Any other use after
+   * this throws an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`.
+   * Closing twice does nothing. `[Symbol.dispose]` does the same, for
+   * `using`.
+   */
+  close(): void
 }
 
 /**
@@ -331,6 +473,8 @@ export declare class Robots {
  * A URL may be absolute (`https://host/a?b#c`), scheme-relative or a path;
  * only its path, params and query are matched. A string is matched as its
  * UTF-8 bytes, a `Buffer`/`Uint8Array` as it is.
+ *
+ * The garbage collector frees them; `close()` frees them at once.
  */
 export declare class Rules {
   /**
@@ -377,6 +521,51 @@ export declare class Rules {
    * everything is allowed.
    */
   get ruleCount(): number
+  /**
+   * `null` for a file's rules; for rules that stand where a file's
+   * would (a cache's answer for a robots.txt it could not use),
+   * whether they allow everything and why: the HTTP status and
+   * redirects, `'no-response'`, `'not-fetched'`, `'unreachable-limit'`
+   * or `'caller'`.
+   */
+  get blanket(): Blanket | null
+  /**
+   * When the cache that handed these rules out fetches the robots.txt
+   * again (epoch ms by its clock), set after a failed fetch: the rules
+   * are then an old copy kept meanwhile, or a disallow-all. `null`
+   * otherwise.
+   */
+  get retryAt(): number | null
+  /**
+   * Frees these rules now rather than when the garbage collector finds
+   * them. Any other use after this throws an `Error` with `code`
+   * `'ERR_ROBOTSTXT_CLOSED'`; closing twice does nothing.
+   * `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
+}
+
+/**
+ * A reserved start slot for one request to one host, from
+ * `pacer.reserve`: sleep until `start`, then `pacer.confirm(ticket)` just
+ * before sending.
+ *
+ * `close()` frees it (an unconfirmed ticket's slot stays taken;
+ * `pacer.cancel(ticket)` gives it back).
+ */
+export declare class Ticket {
+  /**
+   * When the request may start (epoch ms), as far as is known: a
+   * `confirm` that moves the slot (after a backoff or a slower pace)
+   * updates it.
+   */
+  get start(): number
+  /**
+   * Frees the ticket. Any use after this throws an `Error` with `code`
+   * `'ERR_ROBOTSTXT_CLOSED'`; closing twice does nothing.
+   * `[Symbol.dispose]` does the same, for `using`.
+   */
+  close(): void
 }
 
 /** What a fetch outcome means for crawling. */
@@ -428,6 +617,14 @@ export interface Answer {
 /** What answers questions now. */
 export type AnswerKind = 'rules' | 'allow-all' | 'disallow-all'
 
+/** A blanket answer that stands where a file's rules would, and why. */
+export interface Blanket {
+  /** Whether everything is allowed (else everything is disallowed). */
+  allowed: boolean
+  /** The fetch outcome that caused it. */
+  cause: Cause
+}
+
 /**
  * The answer of `cache.lookup`. The fields that do not apply to `kind`
  * are `null`.
@@ -442,6 +639,13 @@ export interface CacheLookup {
    * while the file is being fetched or is unreachable).
    */
   stale: boolean | null
+  /**
+   * `'ready'`: when the next fetch is due (epoch ms) after a failed one,
+   * or, with `whenFetching` `'disallow-all'` while another caller
+   * fetches, when its lease runs out: ask again then for a fresher
+   * answer. `null` otherwise.
+   */
+  retryAt: number | null
   /** `'fetch'`: the lease to fetch with. */
   lease: Lease | null
   /** `'wait'`: when the other caller's lease runs out (epoch ms). */
@@ -463,9 +667,18 @@ export interface CacheOptions {
    * is handed to the next caller. Default 60,000 (60 s).
    */
   leaseMs?: number
-  /** As in `FreshnessOptions`. */
+  /**
+   * How long a copy is fresh: 86,400,000 (24 h, RFC 9309 §2.4). A
+   * shorter `maxAgeMs` on a fetch shortens it; nothing lengthens it.
+   */
   freshForMs?: number
-  /** As in `FreshnessOptions`. */
+  /**
+   * When to fetch again after a failure to retry later (a 5xx, 429,
+   * network error…): 3,600,000 (1 h). A fetch that says `retryAfterMs`
+   * is retried after that instead, kept between 60,000 (1 minute) and
+   * 86,400,000 (24 hours). `lookup(...).retryAt` and `rules.retryAt`
+   * say when.
+   */
   retryMs?: number
   /** As in `FreshnessOptions`. */
   unreachableLimitMs?: number
@@ -500,6 +713,27 @@ export interface CacheStats {
   entries: number
 }
 
+/** What caused a blanket answer. */
+export interface Cause {
+  /** What it was. */
+  kind: CauseKind
+  /** `'status'`: the final HTTP status. */
+  status?: number
+  /** `'status'`: the redirects followed to reach it. */
+  redirects?: number
+}
+
+/**
+ * Why a blanket answer stands: `'status'` (the fetch of robots.txt
+ * ended with `status` after `redirects` redirects: a 4xx or more than
+ * five redirects allow all; a 5xx, 429, 401, 403 or an unfollowed 3xx
+ * disallow all), `'no-response'` (a network error or timeout),
+ * `'not-fetched'` (nothing stored yet), `'unreachable-limit'` (unreachable
+ * past the limit, then treated as unavailable) or `'caller'` (made by
+ * your code).
+ */
+export type CauseKind = 'status' | 'no-response' | 'not-fetched' | 'unreachable-limit' | 'caller'
+
 /**
  * A fetch outcome classified: what it means, and whether it is a failure
  * to retry later.
@@ -528,11 +762,34 @@ export interface Classified {
  */
 export declare function classifyFetch(status: number | null, redirects?: number, policy?: AccessPolicy): Classified
 
+/** The answer of `pacer.confirm`. */
+export interface Confirmation {
+  /** `'go'`, `'wait'` or `'disabled'`. */
+  kind: ConfirmKind
+  /** `'wait'`: when to confirm again (epoch ms); else `null`. */
+  until: number | null
+  /**
+   * `'wait'`: whether the in-flight limit holds the request back, so
+   * that a request to the host ending (`record`) may free a place
+   * before `until`.
+   */
+  busy: boolean
+}
+
+/**
+ * What `pacer.confirm` says: `'go'` (send now), `'wait'` (confirm again
+ * at `until`) or `'disabled'` (the host is switched off: send nothing).
+ */
+export type ConfirmKind = 'go' | 'wait' | 'disabled'
+
 /** The answer for one URL and the rule that gave it. */
 export interface Decision {
   /** May the crawler fetch the URL. */
   allowed: boolean
-  /** The deciding rule's 1-based line, or 0 when no rule matched. */
+  /**
+   * The deciding rule's 1-based line, or 0 when no rule matched or a
+   * blanket answer decided.
+   */
   line: number
   /** The deciding rule's kind. */
   kind: DecisionKind
@@ -544,10 +801,13 @@ export interface Decision {
 }
 
 /**
- * Whether the deciding rule allowed or disallowed, or `'none'` when no rule
- * matched (or the RFC `/robots.txt` exemption applied).
+ * What decided: an `allow` or `disallow` rule, `'none'` when no rule
+ * matched (or the RFC `/robots.txt` exemption applied), or a blanket
+ * answer that stands where a file's rules would: `'allow-all'` (the
+ * robots.txt is unavailable, a 404 say) or `'disallow-all'` (unreachable:
+ * a 5xx, a network error, not fetched yet); `rules.blanket` says why.
  */
-export type DecisionKind = 'allow' | 'disallow' | 'none'
+export type DecisionKind = 'allow' | 'disallow' | 'none' | 'allow-all' | 'disallow-all'
 
 /**
  * One line that has something to report. Only such lines are listed:
@@ -599,7 +859,11 @@ export interface FreshnessOptions {
    * shorter `maxAgeMs` on a fetch shortens it; nothing lengthens it.
    */
   freshForMs?: number
-  /** When to fetch again after a failure to retry later: 3,600,000 (1 h). */
+  /**
+   * When to fetch again after a failure to retry later: 3,600,000 (1 h).
+   * An outcome with `retryAfterMs` is retried after that instead, kept
+   * between 60,000 (1 minute) and 86,400,000 (24 hours).
+   */
   retryMs?: number
   /**
    * How long a file may stay unreachable before `afterLimit` applies:
@@ -655,10 +919,23 @@ export interface PacerOptions {
    */
   backoffCapMs?: number
   /**
-   * At most this many hosts are tracked; idle ones are dropped first.
-   * Default 100,000.
+   * At most this many hosts are tracked. Default 100,000. At capacity
+   * the least recently used host that is safe to forget goes (not
+   * switched off, not backing off, nothing in flight, its gap passed);
+   * when none is, a new host throws `ERR_ROBOTSTXT_PACER_FULL`.
    */
   capacity?: number
+  /**
+   * At most this many requests to one host are in flight at once: 1 (one
+   * connection per host, as a polite crawler keeps). A request is in
+   * flight from the `confirm` that says `'go'` until `record`.
+   */
+  maxInFlight?: number
+  /**
+   * A request confirmed and never reported with `record` frees its
+   * in-flight place after this long: 120,000 (2 minutes).
+   */
+  inFlightTimeoutMs?: number
 }
 
 /**
@@ -682,6 +959,25 @@ export interface ParseOptions {
 }
 
 /**
+ * The crawler's product token in a whole `User-Agent` header, for
+ * `robots.rulesFor`, which wants the token alone (RFC 9309 §2.2.1): the
+ * name of the first product after `compatible;` in a comment, else the
+ * name of the header's first product.
+ *
+ * ```js
+ * productToken('PoliteBot/1.0 (+https://example.com/bot)')                 // 'PoliteBot'
+ * productToken('Mozilla/5.0 (compatible; PoliteBot/2.1; +https://example.com/bot)') // 'PoliteBot'
+ * ```
+ *
+ * @throws {TypeError} `userAgent` is neither a string nor a `Uint8Array`.
+ * @throws {RangeError} no product token in it (`ERR_ROBOTSTXT_INVALID_TOKEN`):
+ *   an empty header, a name that is not one or more of `A-Z a-z _ -`, or a
+ *   browser's header (`Mozilla` without `compatible;`); pass your
+ *   crawler's own token then.
+ */
+export declare function productToken(userAgent: string | Uint8Array): string
+
+/**
  * Which reading of robots.txt to follow where RFC 9309 and Google's parser
  * differ: `'rfc'` (the default) or `'google'`.
  */
@@ -702,7 +998,10 @@ export interface RequestOutcome {
    * the gap (backoff); any other status narrows it again.
    */
   status?: number
-  /** `Retry-After` in milliseconds: the next start is at least that far. */
+  /**
+   * `Retry-After` in milliseconds: no request starts before then (up to
+   * a day).
+   */
   retryAfterMs?: number
 }
 

@@ -1,6 +1,6 @@
 // A polite crawler in 30 lines: robots.txt fetched once per site (RobotsCache),
-// requests to each host spaced by its Crawl-delay, 1 s at least (Pacer), and
-// only the URLs the rules allow. Node's own fetch does all the I/O.
+// one request in flight per host, starts spaced by its Crawl-delay, 1 s at
+// least (Pacer), and only the URLs the rules allow. Node's fetch does the I/O.
 //
 //   node polite-crawler.mjs ExampleBot https://example.com/ https://example.com/about
 
@@ -15,11 +15,15 @@ async function visit (url) {
   if (!rules.isAllowed(url)) return console.log(`skip ${url} (disallowed)`)
   const host = new URL(url).host
   pacer.setRules(host, rules) // its Crawl-delay and Request-rate
-  await pacer.wait(host) // sleeps until this request's turn
-  const res = await fetch(url, { headers: { 'user-agent': token } })
-  pacer.record(host, { status: res.status, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) })
-  const body = await res.text() // 429 and 5xx above slow the host down
-  console.log(`${res.status} ${url} (${body.length} bytes)`)
+  await pacer.wait(host) // sleeps until this request may go: it is then in flight
+  const outcome = { status: null } // a network error, unless an answer comes
+  try {
+    const res = await fetch(url, { headers: { 'user-agent': token } })
+    Object.assign(outcome, { status: res.status, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) })
+    console.log(`${res.status} ${url} (${(await res.text()).length} bytes)`)
+  } finally {
+    pacer.record(host, outcome) // frees its place; 429 and 5xx slow the host down
+  }
 }
 
 await Promise.all(urls.map((url) => visit(url).catch((err) => console.log(`fail ${url} (${err.message})`))))

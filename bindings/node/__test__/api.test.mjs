@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 
 import * as esm from 'robotstxt'
 import {
-  Cache, Entry, Lease, Pacer, Robots, Rules, accessFromOutcome, classifyFetch, version
+  Cache, Entry, Lease, Pacer, Robots, Rules, Ticket, accessFromOutcome, classifyFetch, productToken, version
 } from '../index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -343,9 +343,12 @@ describe('batches', () => {
       assert.equal(rules.isAllowed(url), rules.decide(url).allowed)
     }
     throwsWith(() => rules.isAllowed(7), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be/)
-    assert.throws(() => Rules.prototype.isAllowed.call({}, '/'), /unwrap .*`Rules`/)
-    assert.throws(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'), /not an instance of class `Rules`/)
-    assert.throws(() => Rules.prototype.filterAllowed.call({}, ['/a', '/b']), /unwrap .*`Rules`/)
+    throwsWith(() => Rules.prototype.isAllowed.call({}, '/'), TypeError, 'ERR_INVALID_THIS',
+      /^Rules.prototype.isAllowed must be called on a Rules, not an object$/)
+    throwsWith(() => Rules.prototype.isAllowed.call(Robots.parse(''), '/'), TypeError, 'ERR_INVALID_THIS',
+      /not a Robots$/)
+    throwsWith(() => Rules.prototype.filterAllowed.call({}, ['/a', '/b']), TypeError, 'ERR_INVALID_THIS',
+      /^Rules.prototype.filterAllowed must be called on a Rules/)
     assert.equal(pkg._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
     assert.throws(() => pkg._rulesIsAllowed({}, '/'), Error)
     assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), Error)
@@ -374,8 +377,8 @@ describe('batches', () => {
     assert.deepEqual(frozen.filterAllowed(['/x', '/y', '/x/z']), ['/y'])
     // What is not a Rules, itself, throws as a native method does.
     for (const notRules of [undefined, null, 5, {}, Object.create(own), new Proxy(own, {})]) {
-      assert.throws(() => Rules.prototype.isAllowed.call(notRules, '/'), /unwrap .*`Rules`/)
-      assert.throws(() => Rules.prototype.filterAllowed.call(notRules, ['/a', '/b']), /unwrap .*`Rules`/)
+      throwsWith(() => Rules.prototype.isAllowed.call(notRules, '/'), TypeError, 'ERR_INVALID_THIS')
+      throwsWith(() => Rules.prototype.filterAllowed.call(notRules, ['/a', '/b']), TypeError, 'ERR_INVALID_THIS')
     }
   })
 
@@ -465,7 +468,7 @@ describe('cache (single flight)', () => {
     assert.equal(first.lease.robotsUrl, 'https://bazaar.nimbu.test/robots.txt')
     assert.deepEqual([first.lease.etag, first.lease.lastModified], [null, null])
     assert.deepEqual(cache.lookup('https://bazaar.nimbu.test/x', 1),
-      { kind: 'wait', answer: null, stale: null, lease: null, until: 30000 })
+      { kind: 'wait', answer: null, stale: null, retryAt: null, lease: null, until: 30000 })
     const blanket = cache.lookup(Buffer.from('https://bazaar.nimbu.test/x'), 1, 'disallow-all')
     assert.equal(blanket.answer.kind, 'disallow-all')
     assert.equal(blanket.answer.rulesFor('NimbuBot').isAllowed('/anything'), false)
@@ -510,10 +513,10 @@ describe('pacer (SPEC §8)', () => {
     const pacer = new Pacer({ floorMs: 0 })
     pacer.setRules('shop.test', Robots.parse(SHOP).rulesFor('NimbuBot')) // crawl-delay 2.5
     assert.equal(pacer.gapMs('shop.test'), 2500)
-    assert.equal(pacer.reserve('shop.test', 1000), 1000)
-    assert.equal(pacer.reserve('SHOP.test', 1000), 3500)
+    assert.equal(pacer.reserve('shop.test', 1000).start, 1000)
+    assert.equal(pacer.reserve('SHOP.test', 1000).start, 3500)
     pacer.record('shop.test', { status: 429, retryAfterMs: 60000 }, 1100)
-    assert.equal(pacer.reserve('shop.test', 1200), 61100)
+    assert.equal(pacer.reserve('shop.test', 1200).start, 61100)
     assert.equal(pacer.gapMs('shop.test'), 5000)
     pacer.setEnabled('shop.test', false)
     assert.equal(pacer.reserve('shop.test', 2000), null)
@@ -522,7 +525,58 @@ describe('pacer (SPEC §8)', () => {
     assert.equal(pacer.gapMs('other.test'), 10000)
     pacer.setDelay('other.test', { crawlDelay: 0.25 })
     assert.equal(pacer.gapMs(Buffer.from('other.test')), 250)
-    assert.ok(pacer.reserve('third.test') >= Date.now() - 1000)
+    assert.ok(pacer.reserve('third.test').start >= Date.now() - 1000)
+  })
+
+  test('tickets: confirmed just before sending, one request in flight, a 429 moves the waiting ones', () => {
+    const pacer = new Pacer({ floorMs: 0 })
+    pacer.setDelay('shop.test', { crawlDelay: 0.25 })
+    const first = pacer.reserve('shop.test', 1000)
+    const second = pacer.reserve('shop.test', 1000)
+    assert.ok(first instanceof Ticket)
+    assert.deepEqual([first.start, second.start], [1000, 1250])
+    assert.deepEqual(pacer.confirm(first, 1000), { kind: 'go', until: null, busy: false })
+    assert.equal(pacer.inFlight('shop.test', 1000), 1)
+    // Its slot has come, but the first request is still in flight.
+    assert.deepEqual(pacer.confirm(second, 1250), { kind: 'wait', until: 121000, busy: true })
+    // The first answers 429 with Retry-After: 60 s: the second gets a new slot.
+    pacer.record('shop.test', { status: 429, retryAfterMs: 60000 }, 1300)
+    assert.equal(pacer.inFlight('shop.test', 1300), 0)
+    assert.deepEqual(pacer.confirm(second, 1300), { kind: 'wait', until: 61300, busy: false })
+    assert.equal(second.start, 61300)
+    assert.equal(pacer.confirm(second, 61300).kind, 'go')
+    throwsWith(() => pacer.confirm(second, 61300), Error, 'ERR_ROBOTSTXT_INVALID_TICKET', /already confirmed/)
+    throwsWith(() => new Pacer().confirm(first, 0), Error, 'ERR_ROBOTSTXT_INVALID_TICKET', /another pacer/)
+    // A cancelled ticket gives its slot back when it is the last.
+    pacer.record('shop.test', { status: 200 }, 61400)
+    const third = pacer.reserve('shop.test', 70000)
+    pacer.cancel(third)
+    assert.equal(pacer.reserve('shop.test', 70000).start, third.start)
+    throwsWith(() => pacer.confirm(third, 70000), Error, 'ERR_ROBOTSTXT_INVALID_TICKET', /cancelled/)
+    // Switched off: the tickets out are voided.
+    const fourth = pacer.reserve('shop.test', 80000)
+    pacer.setEnabled('shop.test', false)
+    assert.deepEqual(pacer.confirm(fourth, 80000), { kind: 'disabled', until: null, busy: false })
+    // More in flight at once, and a place that frees itself.
+    const wide = new Pacer({ floorMs: 0, maxInFlight: 2, inFlightTimeoutMs: 5000 })
+    const [a, b, c] = [0, 1, 2].map(() => wide.reserve('a.test', 0))
+    assert.equal(wide.confirm(a, 0).kind, 'go')
+    assert.equal(wide.confirm(b, 0).kind, 'go')
+    assert.deepEqual(wide.confirm(c, 0), { kind: 'wait', until: 5000, busy: true })
+    assert.equal(wide.inFlight('a.test', 4999), 2)
+    assert.equal(wide.inFlight('a.test', 5000), 0)
+    assert.equal(wide.confirm(c, 5000).kind, 'go')
+    throwsWith(() => new Pacer({ maxInFlight: 0 }), RangeError, 'ERR_OUT_OF_RANGE', /maxInFlight/)
+    throwsWith(() => new Pacer({ inFlightTimeoutMs: -1 }), RangeError, 'ERR_OUT_OF_RANGE', /inFlightTimeoutMs/)
+    throwsWith(() => pacer.confirm({ start: 0 }), TypeError, 'ERR_INVALID_ARG_TYPE', /^ticket must be a Ticket/)
+    throwsWith(() => pacer.cancel(Object.create(Ticket.prototype)), TypeError, 'ERR_INVALID_ARG_TYPE', /^ticket must be/)
+    assert.throws(() => new Ticket())
+  })
+
+  test('a full pacer refuses a new host rather than forget one backing off', () => {
+    const pacer = new Pacer({ floorMs: 0, capacity: 1 })
+    pacer.record('a.test', { status: 503 }, 0)
+    throwsWith(() => pacer.reserve('b.test', 0), Error, 'ERR_ROBOTSTXT_PACER_FULL', /already tracks 1 hosts/)
   })
 
   test('errors', () => {
@@ -538,5 +592,158 @@ describe('pacer (SPEC §8)', () => {
     throwsWith(() => pacer.record('a.test', { status: 200, retry: 1 }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION')
     throwsWith(() => pacer.setEnabled('a.test', 'yes'), TypeError, 'ERR_INVALID_ARG_TYPE', /^enabled must be a boolean/)
     throwsWith(() => new Pacer({ floorMs: -1 }), RangeError, 'ERR_OUT_OF_RANGE')
+  })
+})
+
+describe('leases', () => {
+  const PRIVATE = 'User-agent: *\nDisallow: /private\n'
+  const invalidLease = (reason) => (err) => {
+    assert.ok(err instanceof Error && !(err instanceof TypeError) && !(err instanceof RangeError), `${err}`)
+    assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_LEASE')
+    assert.match(err.message, reason)
+    return true
+  }
+
+  test('a second store of a lease is refused and changes nothing', () => {
+    const cache = new Cache()
+    const { lease } = cache.lookup('https://a.test/', 0)
+    assert.equal(cache.store(lease, { status: 200, body: PRIVATE }, 1), 'follow-rules')
+    assert.throws(() => cache.store(lease, { status: 404 }, 2), invalidLease(/already stored or abandoned/))
+    assert.throws(() => cache.abandon(lease), invalidLease(/already stored or abandoned/))
+    const got = cache.lookup('https://a.test/', 3)
+    assert.equal(got.answer.kind, 'rules')
+    assert.equal(got.answer.rulesFor('ExampleBot').isAllowed('/private'), false) // still in force
+    assert.equal(lease.origin, 'https://a.test') // a stored lease still reads
+  })
+
+  test('a lease of another cache is refused and stays usable with its own', () => {
+    const mine = new Cache()
+    const other = new Cache()
+    const { lease } = mine.lookup('https://a.test/', 0)
+    assert.throws(() => other.store(lease, { status: 404 }, 1), invalidLease(/belongs to another cache/))
+    assert.throws(() => other.abandon(lease), invalidLease(/belongs to another cache/))
+    assert.equal(other.size, 0)
+    assert.equal(mine.store(lease, { status: 200, body: PRIVATE }, 1), 'follow-rules')
+    assert.equal(mine.lookup('https://a.test/', 2).answer.rulesFor('a').isAllowed('/private'), false)
+  })
+
+  test('a lease that ran out never overwrites a newer copy', () => {
+    const cache = new Cache({ leaseMs: 10 })
+    const late = cache.lookup('https://a.test/', 0).lease
+    const fresh = cache.lookup('https://a.test/', 20).lease // the first ran out
+    cache.store(fresh, { status: 200, body: PRIVATE }, 21)
+    assert.throws(() => cache.store(late, { status: 404 }, 22), invalidLease(/ran out, and a newer copy/))
+    assert.equal(cache.lookup('https://a.test/', 23).answer.rulesFor('a').isAllowed('/private'), false)
+  })
+
+  test('close() abandons an unfinished lease at once', () => {
+    const cache = new Cache()
+    const { lease } = cache.lookup('https://a.test/', 0)
+    assert.equal(cache.lookup('https://a.test/', 1).kind, 'wait')
+    lease.close()
+    assert.equal(cache.lookup('https://a.test/', 2).kind, 'fetch')
+    assert.throws(() => lease.origin, { code: 'ERR_ROBOTSTXT_CLOSED', message: 'Lease used after close()' })
+    assert.throws(() => cache.store(lease, { status: 200 }, 3), { code: 'ERR_ROBOTSTXT_CLOSED' })
+    // [Symbol.dispose] too, and a stored lease closes without giving anything back.
+    const next = cache.lookup('https://b.test/', 0).lease
+    next[Symbol.dispose]()
+    assert.equal(cache.lookup('https://b.test/', 1).kind, 'fetch')
+  })
+})
+
+describe('answers say why', () => {
+  const H = 3_600_000
+  const ready = (cache, url, now) => {
+    const got = cache.lookup(url, now)
+    assert.equal(got.kind, 'ready')
+    return got
+  }
+
+  test('a file\'s rules: no blanket, no retry', () => {
+    const rules = Robots.parse('User-agent: *\nDisallow: /x\n').rulesFor('a')
+    assert.equal(rules.blanket, null)
+    assert.equal(rules.retryAt, null)
+    assert.equal(rules.decide('/x').kind, 'disallow')
+  })
+
+  test('404: allow-all, and why', () => {
+    const cache = new Cache()
+    cache.store(cache.lookup('https://a.test/', 0).lease, { status: 404, redirects: 1 }, 0)
+    const got = ready(cache, 'https://a.test/', 1)
+    const blanket = { allowed: true, cause: { kind: 'status', status: 404, redirects: 1 } }
+    assert.deepEqual(got.answer.blanket, blanket)
+    assert.deepEqual([got.retryAt, got.answer.retryAt], [null, null])
+    const rules = got.answer.rulesFor('ExampleBot')
+    assert.deepEqual(rules.blanket, blanket)
+    assert.equal(rules.retryAt, null)
+    assert.deepEqual(rules.decide('/x'), { allowed: true, line: 0, kind: 'allow-all', pattern: '' })
+    assert.deepEqual(rules.decideMany(['/a', '/b']).map((d) => d.kind), ['allow-all', 'allow-all'])
+  })
+
+  test('503 and network errors: disallow-all, why, and when the retry comes', () => {
+    const cache = new Cache()
+    cache.store(cache.lookup('https://a.test/', 0).lease, { status: 503 }, 0)
+    const got = ready(cache, 'https://a.test/', 1)
+    const blanket = { allowed: false, cause: { kind: 'status', status: 503, redirects: 0 } }
+    assert.deepEqual(got.answer.blanket, blanket)
+    assert.equal(got.retryAt, H) // retryMs: 1 hour
+    assert.equal(got.answer.retryAt, H)
+    const rules = got.answer.rulesFor('ExampleBot')
+    assert.deepEqual([rules.blanket, rules.retryAt], [blanket, H])
+    assert.deepEqual(rules.decide('/x'), { allowed: false, line: 0, kind: 'disallow-all', pattern: '' })
+    assert.equal(rules.decide('/robots.txt').kind, 'none') // RFC: always allowed
+    cache.store(cache.lookup('https://b.test/', 0).lease, { status: null }, 0)
+    assert.deepEqual(ready(cache, 'https://b.test/', 1).answer.blanket, { allowed: false, cause: { kind: 'no-response' } })
+  })
+
+  test('a Retry-After for robots.txt is kept between 1 minute and 24 hours', () => {
+    const cache = new Cache()
+    const retry = (url, ms) => {
+      cache.store(cache.lookup(url, 0).lease, { status: 503, retryAfterMs: ms }, 0)
+      return ready(cache, url, 1).retryAt
+    }
+    assert.equal(retry('https://a.test/', 5_000), 60_000)
+    assert.equal(retry('https://b.test/', 2 * H), 2 * H)
+    assert.equal(retry('https://c.test/', 48 * H), 24 * H)
+  })
+
+  test('an old copy kept after a failed refresh says when the next try is', () => {
+    const cache = new Cache()
+    cache.store(cache.lookup('https://a.test/', 0).lease, { status: 200, body: 'User-agent: *\nDisallow: /x\n' }, 0)
+    cache.store(cache.lookup('https://a.test/', 24 * H).lease, { status: 500 }, 24 * H)
+    const got = ready(cache, 'https://a.test/', 24 * H + 1)
+    assert.deepEqual([got.stale, got.answer.kind, got.answer.blanket, got.retryAt], [true, 'rules', null, 25 * H])
+    const rules = got.answer.rulesFor('a')
+    assert.deepEqual([rules.blanket, rules.retryAt, rules.isAllowed('/x')], [null, 25 * H, false])
+  })
+
+  test('nothing fetched yet, and past the unreachable limit', () => {
+    const cache = new Cache({ leaseMs: 30_000, unreachableLimitMs: H, afterLimit: 'allow' })
+    cache.lookup('https://a.test/', 0)
+    const waiting = cache.lookup('https://a.test/', 1, 'disallow-all')
+    assert.deepEqual(waiting.answer.blanket, { allowed: false, cause: { kind: 'not-fetched' } })
+    assert.equal(waiting.retryAt, 30_000) // when the fetch under way runs out
+    cache.store(cache.lookup('https://b.test/', 0).lease, { status: 503 }, 0)
+    cache.store(cache.lookup('https://b.test/', H).lease, { status: 503 }, H)
+    assert.deepEqual(ready(cache, 'https://b.test/', H + 1).answer.blanket,
+      { allowed: true, cause: { kind: 'unreachable-limit' } })
+  })
+})
+
+describe('productToken', () => {
+  test('the two forms of User-Agent header', () => {
+    assert.equal(productToken('PoliteBot/1.0 (+https://example.com/bot)'), 'PoliteBot')
+    assert.equal(productToken('Mozilla/5.0 (compatible; PoliteBot/2.1; +https://example.com/bot)'), 'PoliteBot')
+    assert.equal(productToken(Buffer.from('ExampleBot')), 'ExampleBot')
+    const robots = Robots.parse('User-agent: politebot\nDisallow: /\n')
+    assert.equal(robots.rulesFor(productToken('PoliteBot/1.0')).isAllowed('/x'), false)
+  })
+
+  test('a header with no product token is a RangeError', () => {
+    for (const header of ['', '   ', 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0', 'Bot2/1.0']) {
+      throwsWith(() => productToken(header), RangeError, 'ERR_ROBOTSTXT_INVALID_TOKEN',
+        /^cannot find a crawler's product token in the User-Agent/)
+    }
+    throwsWith(() => productToken(42), TypeError, 'ERR_INVALID_ARG_TYPE', /^userAgent must be/)
   })
 })

@@ -9,10 +9,11 @@
 // parse limits (api.test.mjs), lone surrogates, long URLs past the stack
 // buffer, memory under a create/drop loop (gc.test.mjs).
 //
-// Use after free and double free have no Node form: the binding has no
-// free or close, the garbage collector owns every handle, and rules keep
-// what they need alive (tested below). The nearest thing, a view whose
-// ArrayBuffer was transferred away (detached), reads as empty bytes.
+// Use after free and double free take the Node form of use after close()
+// and closing twice: close.test.mjs calls every method of every class
+// after close() (the closed error, never a crash). Rules keep what they
+// need alive (tested below), and a view whose ArrayBuffer was transferred
+// away (detached) reads as empty bytes.
 
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync } from 'node:fs'
@@ -232,7 +233,7 @@ describe('handles, options and hosts', () => {
     throwsWith(() => cache.lookup('https://a.test/', Infinity), RangeError, 'ERR_OUT_OF_RANGE', /not Infinity$/)
     // Times past 2^53 are accepted and saturate, never wrap.
     assert.equal(cache.lookup('https://a.test/', 2 ** 64).kind, 'fetch')
-    assert.equal(new Pacer({ floorMs: 2 ** 64 }).reserve('a.test', 0), 0)
+    assert.equal(new Pacer({ floorMs: 2 ** 64 }).reserve('a.test', 0).start, 0)
   })
 
   test('1 MB hosts and origins, and URLs that are no URL: clear errors', () => {

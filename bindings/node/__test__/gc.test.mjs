@@ -29,3 +29,28 @@ test('100,000 parsed files and rules stay within a fixed memory bound', { timeou
   // Collected Rules gave their handles back, to be taken again.
   assert.ok(maxHandle < count / 10, `handles reached ${maxHandle}: collected Rules kept theirs`)
 })
+
+test('a lease dropped unfinished is given back when the garbage collector takes it', () => {
+  // In a child with --expose-gc: the lease is dropped without store or
+  // abandon; once collected, the next lookup fetches at once (no 'wait'
+  // for the lease to run out). A lease still held keeps its fetch.
+  const script = `
+    import { setImmediate as tick } from 'node:timers/promises'
+    import { Cache } from 'robotstxt'
+    const cache = new Cache({ leaseMs: 3_600_000 })
+    let got = cache.lookup('https://dropped.test/', 0)
+    const kept = cache.lookup('https://kept.test/', 0)
+    const before = [got.kind, kept.kind, cache.lookup('https://dropped.test/', 1).kind]
+    got = null
+    for (let i = 0; i < 3; i++) { globalThis.gc(); await tick() }
+    const after = [cache.lookup('https://dropped.test/', 2).kind, cache.lookup('https://kept.test/', 2).kind]
+    console.log(JSON.stringify({ before, after, kept: kept.lease.origin }))
+  `
+  const out = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script],
+    { encoding: 'utf8', cwd: here })
+  assert.deepEqual(JSON.parse(out), {
+    before: ['fetch', 'fetch', 'wait'],
+    after: ['fetch', 'wait'],
+    kept: 'https://kept.test'
+  })
+})

@@ -3,8 +3,9 @@
 // tests and the polite crawler use it.
 
 import {
-  type CachedAnswer, type CacheStats, type FetchErrorContext, type RobotsFetch,
-  type RobotsFetchOutcome, Cache, Pacer, Robots, RobotsCache, Rules, httpFetcher, retryAfterMs
+  type CachedAnswer, type CacheStats, type Confirmation, type FetchErrorContext, type RobotsFetch,
+  type RobotsFetchOutcome, type Ticket, Cache, Pacer, Robots, RobotsCache, Rules, httpFetcher,
+  productToken, retryAfterMs
 } from '../lib/index.js'
 
 const fetchRobots: RobotsFetch = async (robotsUrl, { origin, etag, lastModified, signal }) => {
@@ -43,12 +44,25 @@ async function crawl (signal: AbortSignal): Promise<void> {
   const pacer = new Pacer({ floorMs: 0, now: () => performance.timeOrigin + performance.now() })
   pacer.setRules('a.test', rules)
   const slot: number = await pacer.wait('a.test', { signal })
-  const next: number | null = pacer.reserve('a.test')
   pacer.record('a.test', { status: 429, retryAfterMs: retryAfterMs('5') })
+  const next: Ticket | null = pacer.reserve('a.test')
+  const confirmed: Confirmation | null = next === null ? null : pacer.confirm(next)
   pacer.setEnabled('a.test', false)
+  const inFlight: number = pacer.inFlight('a.test')
   const native: Cache = new Cache()
   const isNative: boolean = pacer instanceof Pacer
-  void [counts, removed, slot, next, native, isNative, Robots]
+  const token: string = productToken('Mozilla/5.0 (compatible; ExampleBot/2.1)')
+  // `using` closes at the end of the block.
+  {
+    using parsed = Robots.parse('User-agent: *\nDisallow: /\n')
+    using selected = parsed.rulesFor(token)
+    void selected.isAllowed('/')
+  }
+  rules[Symbol.dispose]()
+  native[Symbol.dispose]()
+  pacer[Symbol.dispose]()
+  robots.close()
+  void [counts, removed, slot, confirmed, inFlight, isNative]
 }
 
 void crawl

@@ -437,6 +437,9 @@ describe('Pacer.wait', () => {
           left--
           const slot = await pacer.wait(host)
           starts.push({ slot, at: clock() }) // the request would start here
+          assert.equal(pacer.inFlight(host), 1)
+          await sleep(5) // and take a little while
+          pacer.record(host, { status: 200 }) // it ended: its place is free
         }
       }))
       return starts.sort((a, b) => a.slot - b.slot)
@@ -448,27 +451,66 @@ describe('Pacer.wait', () => {
         if (i === 0) continue
         assert.ok(starts[i].slot - starts[i - 1].slot >= 250, `slots ${starts[i - 1].slot} and ${starts[i].slot}`)
         // The actual starts: 250 ms apart, less only what the earlier one
-        // ran late by its timer.
+        // ran late after its slot.
         const late = starts[i - 1].at - starts[i - 1].slot
-        assert.ok(starts[i].at - starts[i - 1].at >= 250 - late)
+        assert.ok(starts[i].at - starts[i - 1].at >= 250 - late, `starts ${starts[i - 1].at} and ${starts[i].at}`)
       }
       const span = starts.at(-1).slot - starts[0].slot
       assert.ok(span >= 7 * 250 && span < 7 * 250 + 1000, `8 requests over ${span} ms`)
     }
   })
 
-  test('an AbortSignal cancels a wait at once; its slot stays taken', async () => {
+  test('one request in flight per host: the next waits for record, and a record wakes it at once', async () => {
+    const pacer = new Pacer({ floorMs: 0, now: clock })
+    const first = await pacer.wait('a.test')
+    let second = null
+    const waiting = pacer.wait('a.test').then((at) => { second = at })
+    await sleep(100)
+    assert.equal(second, null, 'the second went while the first was in flight')
+    assert.equal(pacer.inFlight('a.test'), 1)
+    const ended = clock()
+    pacer.record('a.test', { status: 200 })
+    await waiting
+    assert.ok(second >= first + 100 && second - ended < 50, `the second went ${(second - ended).toFixed(0)} ms after the record`)
+    // More places, more at once.
+    const wide = new Pacer({ floorMs: 0, maxInFlight: 3, now: clock })
+    const starts = await Promise.all([1, 2, 3].map(() => wide.wait('b.test')))
+    assert.equal(wide.inFlight('b.test'), 3)
+    assert.ok(starts[2] - starts[0] < 50)
+  })
+
+  test('a 429 recorded while others wait holds them all back for its Retry-After', async () => {
+    const pacer = new Pacer({ floorMs: 0, now: clock })
+    pacer.setDelay('a.test', { crawlDelay: 0.05 })
+    await pacer.wait('a.test')
+    const waits = [1, 2, 3].map(() => pacer.wait('a.test'))
+    await sleep(20)
+    const answered = clock()
+    pacer.record('a.test', { status: 429, retryAfterMs: 300 })
+    const starts = []
+    for (const wait of waits) {
+      starts.push(await wait)
+      pacer.record('a.test', { status: 200 })
+    }
+    assert.ok(starts[0] >= Math.floor(answered) + 300, `a wait went ${(starts[0] - answered).toFixed(0)} ms after the 429`)
+    for (let i = 1; i < starts.length; i++) assert.ok(starts[i] - starts[i - 1] >= 50)
+  })
+
+  test('an AbortSignal cancels a wait at once; its ticket is cancelled, its slot given back', async () => {
     const pacer = new Pacer({ floorMs: 0, now: clock })
     pacer.setDelay('a.test', { crawlDelay: 0.3 })
     const first = await pacer.wait('a.test')
+    pacer.record('a.test', { status: 200 })
     const controller = new AbortController()
     const started = clock()
     const cancelled = pacer.wait('a.test', { signal: controller.signal })
     setTimeout(() => controller.abort(), 30)
     await assert.rejects(cancelled, { name: 'AbortError' })
     assert.ok(clock() - started < 250, 'rejected before the slot')
+    // The cancelled slot was the last one handed out: the next takes it.
     const third = await pacer.wait('a.test')
-    assert.ok(third >= first + 600, 'the cancelled wait kept its slot')
+    assert.ok(third >= first + 300 && third < first + 600, `the next went ${third - first} ms after the first`)
+    pacer.record('a.test', { status: 200 })
 
     // Already aborted: rejects with its reason and reserves nothing.
     const aborted = AbortSignal.abort(new Error('shutting down'))
@@ -484,31 +526,61 @@ describe('Pacer.wait', () => {
     const pacer = new Pacer({ floorMs: 0, now: clock })
     pacer.setDelay('shop.test', { crawlDelay: 5 })
     await pacer.wait('shop.test')
+    pacer.record('shop.test', { status: 200 })
     const waiting = pacer.wait('shop.test') // five seconds off
     const elsewhere = pacer.wait('other.test')
+    const off = clock()
     pacer.setEnabled('SHOP.test', false)
     await assert.rejects(waiting, (err) => {
       assert.equal(err.code, 'ERR_ROBOTSTXT_HOST_DISABLED')
-      assert.equal(err.host, 'SHOP.test')
+      assert.equal(err.host, 'shop.test')
       assert.match(err.message, /is switched off: pacer.setEnabled\(host, true\) switches it back on/)
       return true
     })
+    assert.ok(clock() - off < 100, 'the wait under way rejected at once')
     await assert.rejects(pacer.wait('shop.test'), { code: 'ERR_ROBOTSTXT_HOST_DISABLED' })
     await assert.rejects(pacer.wait(Buffer.from('shop.test')), { code: 'ERR_ROBOTSTXT_HOST_DISABLED' })
     assert.equal(typeof await elsewhere, 'number')
     pacer.setEnabled('shop.test', true)
-    assert.equal(typeof pacer.reserve('shop.test'), 'number') // its turn comes again
+    assert.equal(typeof pacer.reserve('shop.test').start, 'number') // its turn comes again
   })
 
-  test('reserve and record use the injected clock; the native API is unchanged', async () => {
+  test('a slower pace set while requests wait applies to them at once', async () => {
+    const pacer = new Pacer({ floorMs: 0, now: clock })
+    await pacer.wait('a.test')
+    const next = pacer.wait('a.test')
+    pacer.setDelay('a.test', { crawlDelay: 0.2 }) // before the first ends
+    const ended = clock()
+    pacer.record('a.test', { status: 200 })
+    assert.ok((await next) - ended >= 150, 'the new pace held the waiting request back')
+  })
+
+  test('closing the pacer rejects the waits under way', async () => {
+    const pacer = new Pacer({ floorMs: 0, now: clock })
+    await pacer.wait('a.test')
+    const waiting = pacer.wait('a.test')
+    pacer.close()
+    await assert.rejects(waiting, { code: 'ERR_ROBOTSTXT_CLOSED', message: 'Pacer used after close()' })
+    await assert.rejects(pacer.wait('a.test'), { code: 'ERR_ROBOTSTXT_CLOSED' })
+    pacer.close()
+    const disposed = new Pacer()
+    disposed[Symbol.dispose]()
+    assert.throws(() => disposed.reserve('a.test'), { code: 'ERR_ROBOTSTXT_CLOSED' })
+  })
+
+  test('reserve, confirm, inFlight and record use the injected clock', async () => {
     const now = fakeClock(10_000)
     const pacer = new Pacer({ floorMs: 0, now })
     pacer.setDelay('a.test', { crawlDelay: 0.25 })
-    assert.equal(pacer.reserve('a.test'), 10_000)
-    assert.equal(pacer.reserve('a.test'), 10_250)
-    assert.equal(pacer.reserve('a.test', 20_000), 20_000)
+    const first = pacer.reserve('a.test')
+    assert.equal(first.start, 10_000)
+    assert.equal(pacer.reserve('a.test').start, 10_250)
+    assert.equal(pacer.reserve('a.test', 20_000).start, 20_000)
+    assert.equal(pacer.confirm(first).kind, 'go')
+    assert.equal(pacer.inFlight('a.test'), 1)
     pacer.record('a.test', { status: 429, retryAfterMs: 60_000 })
-    assert.equal(pacer.reserve('a.test', 10_000), 70_000)
+    assert.equal(pacer.inFlight('a.test'), 0)
+    assert.equal(pacer.reserve('a.test', 10_000).start, 70_000)
     assert.equal(pacer.gapMs('a.test'), 500)
     // A slot already reached resolves at once.
     assert.equal(await pacer.wait('fresh.test'), 10_000)
@@ -536,7 +608,8 @@ test('odd arguments answer, throw or reject with an Error, and never crash', asy
     () => {}, new Date(0), Object.create(null), AbortSignal.abort()
   ]
   const cache = new RobotsCache({ fetch: async () => ({ status: 404 }) })
-  const pacer = new Pacer({ floorMs: 0 })
+  // No gap and room for every request in flight: no wait here waits.
+  const pacer = new Pacer({ floorMs: 0, maxInFlight: 100_000 })
   const calls = [
     (a) => new RobotsCache(a),
     (a) => new RobotsCache({ fetch: a }),
@@ -550,7 +623,11 @@ test('odd arguments answer, throw or reject with an Error, and never crash', asy
     (a) => pacer.wait('a.test', a),
     (a, b) => pacer.setEnabled(a, b),
     (a, b) => pacer.reserve(a, b),
+    (a, b) => pacer.confirm(a, b),
+    (a) => pacer.cancel(a),
+    (a, b) => pacer.inFlight(a, b),
     (a, b) => pacer.record('a.test', a, b),
+    (a) => cache.close.call(a),
     (a) => httpFetcher(a),
     (a, b) => retryAfterMs(a, b)
   ]

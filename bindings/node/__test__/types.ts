@@ -2,9 +2,10 @@
 // index.d.ts describe the API as the tests use it.
 
 import {
-  type Access, type Decision, type Diagnostic, type FetchOutcome, type Profile,
-  type CacheLookup, type CacheStats,
-  Cache, Entry, Lease, Pacer, Robots, Rules, accessFromOutcome, classifyFetch, version
+  type Access, type Blanket, type Cause, type Confirmation, type Decision, type DecisionKind,
+  type Diagnostic, type FetchOutcome, type Profile, type CacheLookup, type CacheStats,
+  Cache, CachedAnswer, Entry, Lease, Pacer, Robots, Rules, Ticket, accessFromOutcome, classifyFetch,
+  productToken, version
 } from '../index.js'
 
 const profile: Profile = 'google'
@@ -16,7 +17,14 @@ robots.rulesForStrictest(['GPTBot', 'CCBot'])
 
 const allowed: boolean = rules.isAllowed('https://example.com/x')
 const d: Decision = rules.decide(new Uint8Array([0x2f]))
-const kind: 'allow' | 'disallow' | 'none' = d.kind
+const kind: 'allow' | 'disallow' | 'none' | 'allow-all' | 'disallow-all' = d.kind
+const kinds: DecisionKind = kind
+const blanket: Blanket | null = rules.blanket
+const cause: Cause | undefined = blanket?.cause
+const causeKind: 'status' | 'no-response' | 'not-fetched' | 'unreachable-limit' | 'caller' | undefined = cause?.kind
+const causeStatus: number | undefined = cause?.status
+const retryAt: number | null = rules.retryAt
+const token: string = productToken('ExampleBot/1.0 (+https://example.com/bot)')
 const line: number = d.line
 const kept: string[] = rules.filterAllowed(['/a', '/b'])
 const keptBytes: Uint8Array[] = rules.filterAllowed([new Uint8Array([0x2f])])
@@ -52,14 +60,37 @@ if (lease !== null) {
   void stored
 }
 const cachedRules: Rules | undefined = looked.answer?.rulesFor('ExampleBot')
+const lookupRetryAt: number | null = looked.retryAt
+const answer2: CachedAnswer | null = looked.answer
+const answerBlanket: Blanket | null | undefined = answer2?.blanket
+const answerRetryAt: number | null | undefined = answer2?.retryAt
 const stats: CacheStats = cache.stats
-const pacer = new Pacer({ floorMs: 0, backoffCapMs: 60000 })
+const pacer = new Pacer({ floorMs: 0, backoffCapMs: 60000, maxInFlight: 2, inFlightTimeoutMs: 30000 })
 pacer.setRules('a.test', rules)
 pacer.setDelay('a.test', { crawlDelay: 0.5, requestRate: rules.requestRate })
 pacer.record('a.test', { status: 429, retryAfterMs: 1000 })
 pacer.setEnabled('a.test', false)
-const start: number | null = pacer.reserve('a.test')
+const ticket: Ticket | null = pacer.reserve('a.test')
+const start: number | undefined = ticket?.start
+if (ticket !== null) {
+  const confirmed: Confirmation = pacer.confirm(ticket, Date.now())
+  const confirmKind: 'go' | 'wait' | 'disabled' = confirmed.kind
+  const until: number | null = confirmed.until
+  const busy: boolean = confirmed.busy
+  pacer.cancel(ticket)
+  ticket.close()
+  void [confirmKind, until, busy]
+}
+const inFlight: number = pacer.inFlight('a.test')
 const gap: number = pacer.gapMs('a.test')
+// Every class frees its native memory at once on close().
+robots.close()
+rules.close()
+cache.close()
+entry.close()
+pacer.close()
+lease?.close()
+answer2?.close()
 
 // @ts-expect-error a URL is a string or bytes
 rules.isAllowed(42)
@@ -69,4 +100,5 @@ Robots.parse('', { profile: 'bing' })
 accessFromOutcome({ body: '' })
 
 export const used = [allowed, kind, line, kept, keptBytes, many, delay, interval, sitemaps, host, flags,
-  access, outcome, parsed, due, recorded, answerKind, etag, v, lookupKind, cachedRules, stats, start, gap]
+  access, outcome, parsed, due, recorded, answerKind, etag, v, lookupKind, cachedRules, stats, start, gap,
+  kinds, causeKind, causeStatus, retryAt, token, lookupRetryAt, answerBlanket, answerRetryAt, inFlight]

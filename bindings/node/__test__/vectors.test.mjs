@@ -243,6 +243,29 @@ function runTimeline (kase, at) {
   if (kase.fetches !== undefined) assert.equal(fetches, kase.fetches, `${at}: fetch steps`)
 }
 
+/** A lookup's `cause` (null, or `{kind, status?}`) against an answer's `blanket`. */
+function checkCause (want, blanket, at) {
+  if (want === null) {
+    assert.equal(blanket, null, `${at}: cause`)
+    return
+  }
+  checkFields(want, ['kind', 'status'], `${at}: cause`)
+  assert.notEqual(blanket, null, `${at}: cause`)
+  assert.equal(blanket.cause.kind, want.kind, `${at}: cause.kind`)
+  if (want.status !== undefined) assert.equal(blanket.cause.status, want.status, `${at}: cause.status`)
+  if (want.kind !== 'status') {
+    assert.deepEqual(Object.keys(blanket.cause), ['kind'], `${at}: cause fields`)
+  }
+}
+
+function expectError (fn, Kind, code, at) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof Kind, `${at}: ${err}`)
+    assert.equal(err.code, code, `${at}: code`)
+    return true
+  }, `${at}: expected ${code}`)
+}
+
 function runCacheCase (kase, at) {
   checkFields(kase, ['name', 'options', 'steps'], at)
   const options = {}
@@ -267,9 +290,17 @@ function runCacheCase (kase, at) {
     }
     const now = ms(step.at_s)
     if (step.store !== undefined) {
-      checkFields(step, ['at_s', 'store', 'fetch'], where)
+      checkFields(step, ['at_s', 'store', 'fetch', 'error'], where)
       assert.ok(leases.has(step.store), `${where}: no lease ${step.store}`)
-      cache.store(leases.get(step.store), fetchOutcome(step.fetch, where), now)
+      // The Lease object is kept after a store or abandon: the binding
+      // itself must refuse it a second time.
+      const store = () => cache.store(leases.get(step.store), fetchOutcome(step.fetch, where), now)
+      if (step.error === undefined) {
+        store()
+      } else {
+        assert.equal(step.error, 'invalid_lease', `${where}: unknown error kind`)
+        expectError(store, Error, 'ERR_ROBOTSTXT_INVALID_LEASE', where)
+      }
       return
     }
     if (step.abandon !== undefined) {
@@ -278,7 +309,7 @@ function runCacheCase (kase, at) {
       return
     }
     checkFields(step, ['at_s', 'lookup', 'when_fetching', 'expect', 'stale', 'answer', 'checks', 'token',
-      'validators', 'lease', 'origin', 'until_s', 'error'], where)
+      'validators', 'lease', 'origin', 'until_s', 'error', 'cause', 'retry_at_s'], where)
     const when = (step.when_fetching ?? 'wait').replace('_', '-')
     if (step.error !== undefined) {
       assert.equal(step.error, 'invalid_url', `${where}: unknown error kind`)
@@ -295,12 +326,23 @@ function runCacheCase (kase, at) {
       if (step.stale !== undefined) assert.equal(got.stale, step.stale, `${where}: stale`)
       if (step.answer !== undefined) assert.equal(got.answer.kind.replace('-', '_'), step.answer, `${where}: answer`)
       assert.equal(got.answer.robots !== null, got.answer.kind === 'rules', `${where}: robots with rules only`)
-      if (step.checks !== undefined) {
-        const rules = got.answer.rulesFor(step.token ?? 'ExampleBot')
-        for (const check of step.checks) {
-          checkFields(check, ['url', 'allowed'], where)
-          assert.equal(rules.isAllowed(check.url), check.allowed, `${where}: ${check.url}`)
-        }
+      assert.equal(got.answer.blanket === null, got.answer.kind === 'rules', `${where}: blanket`)
+      if (step.cause !== undefined) checkCause(step.cause, got.answer.blanket, where)
+      const retryAt = step.retry_at_s === undefined || step.retry_at_s === null ? step.retry_at_s : ms(step.retry_at_s)
+      if (retryAt !== undefined) assert.equal(got.retryAt, retryAt, `${where}: retry_at`)
+      assert.equal(got.answer.retryAt, got.retryAt, `${where}: answer.retryAt`)
+      const rules = got.answer.rulesFor(step.token ?? 'ExampleBot')
+      // The rules say what the answer said.
+      assert.deepEqual(rules.blanket, got.answer.blanket, `${where}: rules.blanket`)
+      assert.equal(rules.retryAt, got.retryAt, `${where}: rules.retryAt`)
+      if (got.answer.blanket !== null) {
+        const d = rules.decide('/some/page')
+        assert.deepEqual([d.allowed, d.line, d.kind], [got.answer.blanket.allowed, 0,
+          got.answer.blanket.allowed ? 'allow-all' : 'disallow-all'], `${where}: a blanket decision`)
+      }
+      for (const check of step.checks ?? []) {
+        checkFields(check, ['url', 'allowed'], where)
+        assert.equal(rules.isAllowed(check.url), check.allowed, `${where}: ${check.url}`)
       }
     } else if (got.kind === 'fetch') {
       if (step.validators !== undefined) checkValidators(step.validators, got.lease, where)
@@ -314,31 +356,61 @@ function runCacheCase (kase, at) {
   })
 }
 
+const RESERVE_ERRORS = {
+  invalid_host: [RangeError, 'ERR_ROBOTSTXT_INVALID_HOST'],
+  pacer_full: [Error, 'ERR_ROBOTSTXT_PACER_FULL']
+}
+
 function runPacingCase (kase, at) {
   checkFields(kase, ['name', 'options', 'steps'], at)
   const options = {}
   if (kase.options !== undefined) {
-    checkFields(kase.options, ['floor_s', 'backoff_cap_s', 'capacity'], `${at} options`)
+    checkFields(kase.options, ['floor_s', 'backoff_cap_s', 'capacity', 'max_in_flight', 'in_flight_timeout_s'],
+      `${at} options`)
     if (kase.options.floor_s !== undefined) options.floorMs = ms(kase.options.floor_s)
     if (kase.options.backoff_cap_s !== undefined) options.backoffCapMs = ms(kase.options.backoff_cap_s)
     if (kase.options.capacity !== undefined) options.capacity = kase.options.capacity
+    if (kase.options.max_in_flight !== undefined) options.maxInFlight = kase.options.max_in_flight
+    if (kase.options.in_flight_timeout_s !== undefined) options.inFlightTimeoutMs = ms(kase.options.in_flight_timeout_s)
   }
   const pacer = new Pacer(options)
+  const tickets = new Map()
   kase.steps.forEach((step, i) => {
     const where = `${at} step ${i}`
-    checkFields(step, ['at_s', 'reserve', 'start_s', 'error', 'set_rules', 'set_delay', 'record', 'enabled', 'gap_s'], where)
+    checkFields(step, ['at_s', 'reserve', 'ticket', 'start_s', 'error', 'confirm', 'expect', 'until_s', 'busy',
+      'cancel', 'in_flight', 'set_rules', 'set_delay', 'record', 'enabled', 'gap_s'], where)
     const now = ms(step.at_s)
     if (step.reserve !== undefined) {
       if (step.error !== undefined) {
-        assert.throws(() => pacer.reserve(step.reserve, now), (err) => {
-          assert.ok(err instanceof RangeError, `${where}: ${err}`)
-          assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_HOST', `${where}: code`)
-          return true
-        })
+        assert.ok(step.error in RESERVE_ERRORS, `${where}: unknown error kind ${step.error}`)
+        const [Kind, code] = RESERVE_ERRORS[step.error]
+        expectError(() => pacer.reserve(step.reserve, now), Kind, code, where)
         return
       }
       const want = step.start_s === null ? null : ms(step.start_s)
-      assert.equal(pacer.reserve(step.reserve, now), want, `${where}: start`)
+      const ticket = pacer.reserve(step.reserve, now)
+      assert.equal(ticket?.start ?? null, want, `${where}: start`)
+      if (step.ticket !== undefined && ticket !== null) tickets.set(step.ticket, ticket)
+    } else if (step.confirm !== undefined) {
+      assert.ok(tickets.has(step.confirm), `${where}: no ticket ${step.confirm}`)
+      const ticket = tickets.get(step.confirm)
+      if (step.error !== undefined) {
+        assert.equal(step.error, 'invalid_ticket', `${where}: unknown error kind`)
+        expectError(() => pacer.confirm(ticket, now), Error, 'ERR_ROBOTSTXT_INVALID_TICKET', where)
+        return
+      }
+      const got = pacer.confirm(ticket, now)
+      assert.equal(got.kind, step.expect, `${where}: confirm`)
+      assert.equal(got.until === null, got.kind !== 'wait', `${where}: until with wait only`)
+      if (step.until_s !== undefined) assert.equal(got.until, ms(step.until_s), `${where}: until`)
+      if (step.busy !== undefined) assert.equal(got.busy, step.busy, `${where}: busy`)
+      if (got.kind === 'wait') assert.equal(ticket.start <= got.until, true, `${where}: start`)
+    } else if (step.cancel !== undefined) {
+      assert.ok(tickets.has(step.cancel), `${where}: no ticket ${step.cancel}`)
+      pacer.cancel(tickets.get(step.cancel))
+    } else if (step.in_flight !== undefined) {
+      checkFields(step.in_flight, ['host', 'count'], where)
+      assert.equal(pacer.inFlight(step.in_flight.host, now), step.in_flight.count, `${where}: in flight`)
     } else if (step.set_rules !== undefined) {
       const set = step.set_rules
       checkFields(set, ['host', 'body', 'token'], where)
@@ -365,6 +437,27 @@ function runPacingCase (kase, at) {
   })
 }
 
+function runOriginCase (kase, at) {
+  checkFields(kase, ['name', 'url', 'origin', 'error'], at)
+  const cache = new Cache()
+  if (kase.error !== undefined) {
+    assert.equal(kase.error, 'invalid_url', `${at}: unknown error kind`)
+    assert.throws(() => cache.lookup(kase.url, 0), (err) => {
+      assert.ok(err instanceof RangeError, `${at}: ${err}`)
+      assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_URL', `${at}: code`)
+      assert.match(err.message, /^cannot find the robots\.txt of "/, `${at}: the message quotes the URL`)
+      return true
+    }, `${at}: expected an invalid-URL error`)
+    return
+  }
+  const got = cache.lookup(kase.url, 0)
+  assert.equal(got.kind, 'fetch', `${at}: kind`)
+  assert.equal(got.lease.origin, kase.origin, `${at}: origin`)
+  assert.equal(got.lease.robotsUrl, `${kase.origin}/robots.txt`, `${at}: robotsUrl`)
+  // What Node's own URL parser (and so its fetch) makes of the URL.
+  assert.equal(new URL(kase.url).origin, kase.origin, `${at}: new URL().origin`)
+}
+
 const files = readdirSync(vectorsDir).filter((f) => f.endsWith('.json')).sort()
 
 test('the vector files are there', () => {
@@ -388,6 +481,7 @@ for (const file of files) {
         else if (file === 'freshness.json') runTimeline(kase, at)
         else if (file === 'cache.json') runCacheCase(kase, at)
         else if (file === 'pacing.json') runPacingCase(kase, at)
+        else if (file === 'origins.json') runOriginCase(kase, at)
         else runParseCase(kase, at)
       })
     }

@@ -1,6 +1,8 @@
+/// <reference lib="esnext.disposable" />
 // The package entry: every export of the generated binding, plus the
 // promise-based layer (RobotsCache, Pacer with `wait`, httpFetcher,
-// retryAfterMs). The Pacer exported here extends the native one.
+// retryAfterMs). The Pacer exported here extends the native one. Every
+// native class also gets `[Symbol.dispose]`, its `close()`, for `using`.
 
 export * from '../index.js'
 export { Pacer, RobotsCache, httpFetcher, retryAfterMs } from './polite.js'
@@ -8,3 +10,38 @@ export type {
   FetchErrorContext, HttpFetcherOptions, PacerClockOptions, RobotsCacheOptions,
   RobotsFetch, RobotsFetchOutcome, RobotsFetchRequest, WaitOptions
 } from './polite.js'
+
+declare module '../index.js' {
+  interface Robots {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+  interface Rules {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+  interface Cache {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+  interface Lease {
+    /** `close()`, for `using`: abandons the lease unless it was stored. */
+    [Symbol.dispose](): void
+  }
+  interface CachedAnswer {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+  interface Pacer {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+  interface Ticket {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+  interface Entry {
+    /** `close()`, for `using`. */
+    [Symbol.dispose](): void
+  }
+}

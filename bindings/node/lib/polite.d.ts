@@ -3,8 +3,8 @@
 
 import {
   Pacer as NativePacer,
-  type CachedAnswer, type CacheOptions, type CacheStats,
-  type PacerOptions, type RequestOutcome, type Rules
+  type CachedAnswer, type CacheOptions, type CacheStats, type Confirmation,
+  type PacerOptions, type Pace, type RequestOutcome, type Rules, type Ticket
 } from '../index.js'
 
 /**
@@ -171,6 +171,8 @@ export declare class RobotsCache {
    * What answers for `url`'s origin, as `rulesFor` finds it: the parsed
    * file (`answer.robots`, with its sitemaps) or a blanket answer; call
    * `answer.rulesFor(token)` for the rules. Rejects as `rulesFor` does.
+   * The callers of one fetch share its answer: close it only when no other
+   * caller may still be using it.
    */
   answerFor(url: string | Uint8Array, options?: WaitOptions): Promise<CachedAnswer>
   /**
@@ -185,6 +187,15 @@ export declare class RobotsCache {
   get size(): number
   /** How many fetches are under way. */
   get fetching(): number
+  /**
+   * Closes the native cache and frees its copies at once; the fetches
+   * under way are aborted and their callers reject. Any use after this
+   * throws (or rejects with) an `Error` with `code`
+   * `'ERR_ROBOTSTXT_CLOSED'`. Closing twice does nothing.
+   */
+  close(): void
+  /** `close()`, for `using`. */
+  [Symbol.dispose](): void
 }
 
 /** The pacer's settings, and its clock. */
@@ -201,14 +212,21 @@ export interface PacerClockOptions extends PacerOptions {
 /**
  * The native pacer (SPEC §8: per host, request starts at least
  * `max(floorMs, crawl-delay, request-rate interval)` apart, widened by 429
- * and 5xx), with a clock and `wait`.
+ * and 5xx, one request in flight at a time by default), with a clock and
+ * `wait`.
  *
  * ```js
- * const pacer = new Pacer()                   // floorMs: 1000
+ * const pacer = new Pacer()                   // floorMs: 1000, maxInFlight: 1
  * pacer.setRules(host, rules)                 // the site's crawl-delay
- * await pacer.wait(host, { signal })          // sleeps until this request's slot
- * const res = await fetch(url)
- * pacer.record(host, { status: res.status, retryAfterMs: retryAfterMs(res.headers.get('retry-after')) })
+ * await pacer.wait(host, { signal })          // sleeps until this request may go
+ * const outcome = { status: null }            // a network error unless a response comes
+ * try {
+ *   const res = await fetch(url)
+ *   outcome.status = res.status
+ *   outcome.retryAfterMs = retryAfterMs(res.headers.get('retry-after'))
+ * } finally {
+ *   pacer.record(host, outcome)               // the request ended: frees its place
+ * }
  * ```
  */
 export declare class Pacer extends NativePacer {
@@ -221,18 +239,41 @@ export declare class Pacer extends NativePacer {
   constructor(options?: PacerClockOptions | null)
   /**
    * Reserves the next start slot for `host` (at `now`, by default the
-   * pacer's clock): when the request may start, or `null` while the host
-   * is switched off.
+   * pacer's clock): a `Ticket` whose `start` says when the request may
+   * start, or `null` while the host is switched off. `wait` does this,
+   * the sleep and the `confirm` for you.
    *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} an empty or over-long host
    *   (`ERR_ROBOTSTXT_INVALID_HOST`).
+   * @throws {Error} `ERR_ROBOTSTXT_PACER_FULL`: a new host, and no host
+   *   can be forgotten safely.
    */
-  reserve(host: string | Uint8Array, now?: number | null): number | null
+  reserve(host: string | Uint8Array, now?: number | null): Ticket | null
+  /**
+   * The native `confirm`, at `now` by default the pacer's clock.
+   *
+   * @throws {TypeError} `ticket` is not a `Ticket`, or a bad `now`.
+   * @throws {Error} `ERR_ROBOTSTXT_INVALID_TICKET`: a ticket of another
+   *   pacer, or one already spent or cancelled.
+   */
+  confirm(ticket: Ticket, now?: number | null): Confirmation
+  /**
+   * How many requests to `host` are in flight at `now` (by default the
+   * pacer's clock).
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an invalid host.
+   */
+  inFlight(host: string | Uint8Array, now?: number | null): number
   /**
    * Reports how a request to `host` that ended at `now` (by default the
-   * pacer's clock) went: a 429 or 5xx widens the gap, a `retryAfterMs`
-   * pushes the next slot out.
+   * pacer's clock) went, and frees its in-flight place: call it when every
+   * request that `wait` let go ends, answered or not (`{ status: null }`
+   * for a network error), or the next request to the host waits until the
+   * place times out (`inFlightTimeoutMs`, 2 minutes). A 429 or 5xx widens
+   * the gap, a `retryAfterMs` holds every request back until then; the
+   * waits under way see it at once.
    *
    * @throws {TypeError} an argument of the wrong type.
    * @throws {RangeError} an invalid host, or a value out of range.
@@ -247,15 +288,47 @@ export declare class Pacer extends NativePacer {
    */
   setEnabled(host: string | Uint8Array, enabled: boolean): void
   /**
-   * Reserves the next slot for `host` and sleeps until the pacer's clock
-   * reaches it; resolves with the slot (epoch ms). Slots are handed out in
-   * call order, one gap apart, however many workers wait.
+   * The native `setDelay`; the waits under way for `host` see a slower
+   * pace at once.
+   *
+   * @throws {TypeError} an argument of the wrong type.
+   * @throws {RangeError} an invalid host, a negative delay, or a rate
+   *   that is not whole numbers ≥ 1.
+   */
+  setDelay(host: string | Uint8Array, pace: Pace): void
+  /**
+   * The native `setRules`; the waits under way for `host` see a slower
+   * pace at once.
+   *
+   * @throws {TypeError} `rules` is not a `Rules`, or a bad host type.
+   * @throws {RangeError} an invalid host.
+   */
+  setRules(host: string | Uint8Array, rules: Rules): void
+  /**
+   * Frees the native pacer at once; the waits under way reject with an
+   * `Error` whose `code` is `'ERR_ROBOTSTXT_CLOSED'`, as does any use
+   * after this. Closing twice does nothing.
+   */
+  close(): void
+  /** `close()`, for `using`. */
+  [Symbol.dispose](): void
+  /**
+   * Waits until a request to `host` may be sent: reserves a ticket,
+   * sleeps until its slot, then confirms it, and sleeps and confirms again
+   * for as long as the pacer says to wait (a request in flight, a backoff,
+   * a `Retry-After`, a slower pace recorded meanwhile). A `record`,
+   * `setEnabled`, `setDelay` or `setRules` for the host wakes it at once.
+   * Resolves with the time the request was let go (epoch ms by the
+   * pacer's clock): it is then in flight, and **you must call
+   * `pacer.record(host, { status, retryAfterMs })` when it ends**, which
+   * frees its place. Starts are at least the gap apart, however many
+   * workers wait.
    *
    * Rejects with an `Error` whose `code` is `'ERR_ROBOTSTXT_HOST_DISABLED'`
    * (and `host` the host) when the host is switched off, now or while
-   * waiting; with `signal.reason` when cancelled (the slot stays taken: the
-   * next request still waits its turn); with a `TypeError` or `RangeError`
-   * for a bad host.
+   * waiting; with `signal.reason` when cancelled (the ticket is cancelled:
+   * its slot goes back when it is the last one handed out); with a
+   * `TypeError` or `RangeError` for a bad host.
    */
   wait(host: string | Uint8Array, options?: WaitOptions): Promise<number>
 }

@@ -7,8 +7,9 @@
 // - RobotsCache: `await cache.rulesFor(url, token)`, with the robots.txt of
 //   each origin fetched by your own async fetch function, once per origin
 //   however many callers ask at the same moment (they share one promise);
-// - Pacer: the core's pacer plus `await pacer.wait(host)`, which sleeps until
-//   the host's next reserved slot;
+// - Pacer: the core's pacer plus `await pacer.wait(host)`, which reserves a
+//   ticket, sleeps until its slot and confirms it, as often as the pacer
+//   says to wait;
 // - httpFetcher and retryAfterMs: a fetch function for RobotsCache built on
 //   Node's own fetch, and the Retry-After reading a crawler needs.
 //
@@ -20,6 +21,8 @@ const ERR_INVALID_ARG_TYPE = 'ERR_INVALID_ARG_TYPE'
 const ERR_INVALID_OPTION = 'ERR_ROBOTSTXT_INVALID_OPTION'
 const ERR_OUT_OF_RANGE = 'ERR_OUT_OF_RANGE'
 const ERR_HOST_DISABLED = 'ERR_ROBOTSTXT_HOST_DISABLED'
+const ERR_INVALID_LEASE = 'ERR_ROBOTSTXT_INVALID_LEASE'
+const ERR_CLOSED = 'ERR_ROBOTSTXT_CLOSED'
 
 /** The core cache's default lease: how long a fetch may take. */
 const DEFAULT_LEASE_MS = 60_000
@@ -85,37 +88,27 @@ function textOf (value) {
     : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8')
 }
 
-/** ASCII-only lower case, as the core folds hosts and origins. */
-function asciiLower (text) {
-  return text.replace(/[A-Z]+/g, (s) => s.toLowerCase())
+/** The key the core gives a host: ASCII-only lower case. */
+function hostKey (host) {
+  return textOf(host).replace(/[A-Z]+/g, (s) => s.toLowerCase())
 }
 
 /**
- * The origin the core keys `url` by (`scheme://host[:port]`, lower case,
- * default port left out), computed as src/origin.rs does, or undefined.
- * It only lets a caller find the promise of a fetch under way: when it
- * differs from the core's for some odd URL, the caller polls instead.
+ * The origin the core keys `url` by, or undefined: the core reads origins
+ * as a WHATWG URL parser does, so `new URL(url).origin` for every URL it
+ * accepts. It only lets a caller find the promise of a fetch under way:
+ * for a URL it cannot read, the caller polls instead.
  */
 function originKey (url) {
-  const text = textOf(url)
-  const sep = text.indexOf('://')
-  if (sep < 0) return undefined
-  const scheme = asciiLower(text.slice(0, sep))
-  const defaultPort = scheme === 'http' ? '80' : scheme === 'https' ? '443' : undefined
-  if (defaultPort === undefined) return undefined
-  const rest = text.slice(sep + 3)
-  const end = rest.search(/[/?#]/)
-  const authority = end < 0 ? rest : rest.slice(0, end)
-  const hostPort = authority.slice(authority.lastIndexOf('@') + 1)
-  const colon = hostPort.lastIndexOf(':')
-  let host = hostPort
-  let port = ''
-  if (colon >= 0 && !hostPort.slice(colon).includes(']')) {
-    host = hostPort.slice(0, colon)
-    port = hostPort.slice(colon + 1).replace(/^0+/, '')
-    if (port === defaultPort) port = ''
+  try {
+    return new URL(textOf(url)).origin
+  } catch {
+    return undefined
   }
-  return `${scheme}://${asciiLower(host)}${port === '' ? '' : `:${port}`}`
+}
+
+function closedError (className) {
+  return withCode(new Error(`${className} used after close()`), ERR_CLOSED)
 }
 
 /** `promise`, or `signal.reason` as soon as `signal` aborts. */
@@ -154,6 +147,7 @@ class RobotsCache {
   #rounds = new Map()
   /** Callers with no promise to share, woken when any fetch ends. */
   #pollers = new Set()
+  #closed = false
 
   constructor (options) {
     if (!isObject(options)) throw wrongType('options', 'an object with a fetch function', options)
@@ -191,6 +185,7 @@ class RobotsCache {
     const signal = signalOf(options)
     if (signal?.aborted) throw signal.reason
     for (;;) {
+      this.#open()
       const now = this.#now()
       const got = this.#cache.lookup(url, now, this.#whenFetching)
       if (got.kind === 'ready') return got.answer
@@ -215,19 +210,38 @@ class RobotsCache {
   }
 
   remove (url) {
+    this.#open()
     return this.#cache.remove(url)
   }
 
   get stats () {
+    this.#open()
     return this.#cache.stats
   }
 
   get size () {
+    this.#open()
     return this.#cache.size
   }
 
   get fetching () {
     return this.#rounds.size
+  }
+
+  close () {
+    if (this.#closed) return
+    this.#closed = true
+    this.#cache.close()
+    for (const round of [...this.#rounds.values()]) round.close()
+    this.#wakePollers()
+  }
+
+  [Symbol.dispose] () {
+    RobotsCache.prototype.close.call(this)
+  }
+
+  #open () {
+    if (this.#closed) throw closedError('RobotsCache')
   }
 
   /**
@@ -244,7 +258,18 @@ class RobotsCache {
       reject = rej
     })
     promise.catch(() => {}) // whoever still waits gets the rejection
-    const round = { promise }
+    const round = {
+      promise,
+      close: () => {
+        if (ended) return
+        ended = true
+        clearTimeout(timer)
+        this.#rounds.delete(origin)
+        const error = closedError('RobotsCache')
+        controller.abort(error)
+        reject(error)
+      }
+    }
     this.#rounds.set(origin, round)
     const controller = new AbortController()
     let ended = false
@@ -302,12 +327,20 @@ class RobotsCache {
     try {
       this.#cache.store(lease, outcome, now)
     } catch (error) {
+      // Refused as stale: a newer copy of the origin was stored meanwhile,
+      // and answers (the lease is spent).
+      if (error.code === ERR_INVALID_LEASE) return this.#answerAfterStore(url, now)
       this.#cache.abandon(lease)
       const Kind = error instanceof RangeError ? RangeError : TypeError
       throw withCode(new Kind(
         `the fetch function must resolve to a FetchOutcome ({ status, body, ... }): ${error.message}`, { cause: error }),
       error.code ?? ERR_INVALID_ARG_TYPE)
     }
+    return this.#answerAfterStore(url, now)
+  }
+
+  /** What answers for `url` once a fetch of its origin was stored. */
+  #answerAfterStore (url, now) {
     const got = this.#cache.lookup(url, now, this.#whenFetching)
     if (got.kind === 'ready') return got.answer
     if (got.kind === 'fetch') {
@@ -371,13 +404,13 @@ function hostDisabled (host) {
 }
 
 /**
- * The core's pacer, with an injectable clock and `wait`, which sleeps until
- * the host's next reserved slot. See polite.d.ts.
+ * The core's pacer, with an injectable clock and `wait`, which reserves a
+ * ticket, sleeps until its slot and confirms it. See polite.d.ts.
  */
 class Pacer extends native.Pacer {
   #now
-  /** Host key → the reject functions of the waits under way. */
-  #waits = new Map()
+  /** Host key → the wake functions of the waits asleep for that host. */
+  #sleepers = new Map()
 
   constructor (options) {
     let rest = options
@@ -392,52 +425,106 @@ class Pacer extends native.Pacer {
     return super.reserve(host, now ?? this.#now())
   }
 
+  confirm (ticket, now) {
+    return super.confirm(ticket, now ?? this.#now())
+  }
+
+  inFlight (host, now) {
+    return super.inFlight(host, now ?? this.#now())
+  }
+
+  // Whatever may let a waiting request go sooner, or must stop it, wakes
+  // the waits for the host: they confirm again at once.
+
   record (host, outcome, now) {
-    return super.record(host, outcome, now ?? this.#now())
+    super.record(host, outcome, now ?? this.#now())
+    this.#wake(host)
   }
 
   setEnabled (host, enabled) {
     super.setEnabled(host, enabled)
-    if (enabled) return
-    const key = asciiLower(textOf(host))
-    const waits = this.#waits.get(key)
-    if (waits === undefined) return
-    this.#waits.delete(key)
-    for (const fail of waits) fail(hostDisabled(host))
+    this.#wake(host)
+  }
+
+  setDelay (host, pace) {
+    super.setDelay(host, pace)
+    this.#wake(host)
+  }
+
+  setRules (host, rules) {
+    super.setRules(host, rules)
+    this.#wake(host)
+  }
+
+  close () {
+    super.close()
+    // The waits under way confirm, and reject with the closed error.
+    for (const key of [...this.#sleepers.keys()]) this.#wake(key)
+  }
+
+  [Symbol.dispose] () {
+    Pacer.prototype.close.call(this)
   }
 
   async wait (host, options) {
     const signal = signalOf(options)
     if (signal?.aborted) throw signal.reason
-    const start = this.reserve(host)
-    if (start === null) throw hostDisabled(host)
-    if (start <= this.#now()) return start
-    const key = asciiLower(textOf(host))
-    await new Promise((resolve, reject) => {
-      let timer
-      let waits = this.#waits.get(key)
-      if (waits === undefined) this.#waits.set(key, (waits = new Set()))
+    const ticket = this.reserve(host)
+    if (ticket === null) throw hostDisabled(host)
+    const key = hostKey(host)
+    try {
+      let until = ticket.start
+      for (;;) {
+        const left = until - this.#now()
+        if (left > 0) await this.#sleep(key, left, signal)
+        const now = this.#now()
+        const got = super.confirm(ticket, now)
+        // The start as the pacer took it: whole milliseconds.
+        if (got.kind === 'go') return Math.floor(now)
+        if (got.kind === 'disabled') throw hostDisabled(host)
+        until = got.until
+      }
+    } catch (error) {
+      try {
+        super.cancel(ticket) // not sent: its slot goes back if it is the last
+      } catch {
+        // A closed pacer: nothing to give back.
+      }
+      throw error
+    } finally {
+      ticket.close()
+    }
+  }
+
+  /**
+   * Resolves after `ms` (timers may fire early by the pacer's clock: the
+   * caller confirms, and sleeps again if told to), or when `#wake` is
+   * called for `key`; rejects with `signal.reason` when it aborts.
+   */
+  #sleep (key, ms, signal) {
+    return new Promise((resolve, reject) => {
+      let sleepers = this.#sleepers.get(key)
+      if (sleepers === undefined) this.#sleepers.set(key, (sleepers = new Set()))
       const settle = (error) => {
         clearTimeout(timer)
         signal?.removeEventListener('abort', onAbort)
-        waits.delete(fail)
-        if (waits.size === 0 && this.#waits.get(key) === waits) this.#waits.delete(key)
+        sleepers.delete(wake)
+        if (sleepers.size === 0 && this.#sleepers.get(key) === sleepers) this.#sleepers.delete(key)
         if (error === undefined) resolve()
         else reject(error)
       }
-      const fail = (error) => settle(error)
+      const wake = () => settle()
       const onAbort = () => settle(signal.reason)
-      // Timers may fire a little early by the pacer's clock: look again.
-      const tick = () => {
-        const left = start - this.#now()
-        if (left <= 0) settle()
-        else timer = setTimeout(tick, Math.min(Math.ceil(left), MAX_TIMER_MS))
-      }
-      waits.add(fail)
+      const timer = setTimeout(wake, Math.min(Math.ceil(ms), MAX_TIMER_MS))
+      sleepers.add(wake)
       signal?.addEventListener('abort', onAbort, { once: true })
-      tick()
     })
-    return start
+  }
+
+  #wake (host) {
+    const sleepers = this.#sleepers.get(hostKey(host))
+    if (sleepers === undefined) return
+    for (const wake of [...sleepers]) wake()
   }
 }
 

@@ -8,7 +8,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 use crate::access::{read_optional, Access, AccessPolicy, FetchOutcome};
-use crate::js::{Js, Object};
+use crate::js::{self, Js, Object};
 use crate::robots::{ParseOptions, Profile, Robots};
 
 /// What to do once a file has been unreachable for `unreachableLimitMs`.
@@ -30,6 +30,8 @@ pub struct FreshnessOptions {
     /// shorter `maxAgeMs` on a fetch shortens it; nothing lengthens it.
     pub fresh_for_ms: Option<f64>,
     /// When to fetch again after a failure to retry later: 3,600,000 (1 h).
+    /// An outcome with `retryAfterMs` is retried after that instead, kept
+    /// between 60,000 (1 minute) and 86,400,000 (24 hours).
     pub retry_ms: Option<f64>,
     /// How long a file may stay unreachable before `afterLimit` applies:
     /// 2,592,000,000 (30 days).
@@ -140,10 +142,12 @@ pub struct Validators {
 /// }
 /// const { kind, robots } = entry.answer()
 /// ```
+///
+/// The garbage collector frees it; `close()` frees it at once.
 #[napi]
 pub struct Entry {
-    inner: robotstxt::Entry,
-    policy: robotstxt::FreshnessPolicy,
+    /// `None` once closed.
+    inner: Option<(robotstxt::Entry, robotstxt::FreshnessPolicy)>,
 }
 
 /// `now` in epoch ms: the argument, or the system clock when it is absent.
@@ -164,6 +168,12 @@ pub fn lossy(bytes: Option<&[u8]>) -> Option<String> {
     bytes.map(|b| String::from_utf8_lossy(b).into_owned())
 }
 
+impl Entry {
+    fn core(&self, env: &Env) -> Result<&robotstxt::Entry> {
+        Ok(&js::open(env, &self.inner, "Entry")?.0)
+    }
+}
+
 #[napi]
 impl Entry {
     /// An entry with no copy: a fetch is due at once.
@@ -180,52 +190,53 @@ impl Entry {
             Some(o) => Js::new(env, o).options("options", &FreshnessOptions::keys())?,
             None => None,
         };
+        let policy = FreshnessOptions::read(env, object)?;
         Ok(Entry {
-            inner: robotstxt::Entry::new(),
-            policy: FreshnessOptions::read(env, object)?,
+            inner: Some((robotstxt::Entry::new(), policy)),
         })
     }
 
     /// Whether a fetch is due at `now`.
     #[napi(catch_unwind, ts_args_type = "now?: number")]
     pub fn is_due(&self, env: &Env, now_ms: Option<Unknown>) -> Result<bool> {
-        Ok(self.inner.is_due(now(env, now_ms.as_ref())?))
+        let now = now(env, now_ms.as_ref())?;
+        Ok(self.core(env)?.is_due(now))
     }
 
     /// When the next fetch is due (epoch ms).
     #[napi(getter, catch_unwind)]
-    pub fn due_at(&self) -> f64 {
-        millis(self.inner.due_at())
+    pub fn due_at(&self, env: &Env) -> Result<f64> {
+        Ok(millis(self.core(env)?.due_at()))
     }
 
     /// When the current copy was last fetched or revalidated (epoch ms), or
     /// `null`.
     #[napi(getter, catch_unwind)]
-    pub fn fetched_at(&self) -> Option<f64> {
-        self.inner.fetched_at().map(millis)
+    pub fn fetched_at(&self, env: &Env) -> Result<Option<f64>> {
+        Ok(self.core(env)?.fetched_at().map(millis))
     }
 
     /// How many fetches in a row have failed.
     #[napi(getter, catch_unwind)]
-    pub fn failures(&self) -> u32 {
-        self.inner.failures()
+    pub fn failures(&self, env: &Env) -> Result<u32> {
+        Ok(self.core(env)?.failures())
     }
 
     /// Whether a copy (rules or allow-all) is held.
     #[napi(getter, catch_unwind)]
-    pub fn has_copy(&self) -> bool {
-        self.inner.has_copy()
+    pub fn has_copy(&self, env: &Env) -> Result<bool> {
+        Ok(self.core(env)?.has_copy())
     }
 
     /// The validators of the current copy, for a conditional request
     /// (`If-None-Match`, `If-Modified-Since`).
     #[napi(getter, catch_unwind)]
-    pub fn validators(&self) -> Validators {
-        let v = self.inner.validators();
-        Validators {
+    pub fn validators(&self, env: &Env) -> Result<Validators> {
+        let v = self.core(env)?.validators();
+        Ok(Validators {
             etag: lossy(v.etag),
             last_modified: lossy(v.last_modified),
-        }
+        })
     }
 
     /// What answers at `now`: the copy (kept while the file is
@@ -233,22 +244,22 @@ impl Entry {
     /// as `afterLimit` says.
     #[napi(catch_unwind, ts_args_type = "now?: number")]
     pub fn answer(&self, env: &Env, now_ms: Option<Unknown>) -> Result<Answer> {
-        Ok(
-            match self.inner.answer(now(env, now_ms.as_ref())?, &self.policy) {
-                robotstxt::Answer::Rules(robots) => Answer {
-                    kind: AnswerKind::Rules,
-                    robots: Some(Robots::wrap(env, robots.clone())),
-                },
-                robotstxt::Answer::AllowAll => Answer {
-                    kind: AnswerKind::AllowAll,
-                    robots: None,
-                },
-                robotstxt::Answer::DisallowAll => Answer {
-                    kind: AnswerKind::DisallowAll,
-                    robots: None,
-                },
+        let now = now(env, now_ms.as_ref())?;
+        let (entry, policy) = js::open(env, &self.inner, "Entry")?;
+        Ok(match entry.answer(now, policy) {
+            robotstxt::Answer::Rules(robots) => Answer {
+                kind: AnswerKind::Rules,
+                robots: Some(Robots::wrap(env, robots.clone())),
             },
-        )
+            robotstxt::Answer::AllowAll => Answer {
+                kind: AnswerKind::AllowAll,
+                robots: None,
+            },
+            robotstxt::Answer::DisallowAll => Answer {
+                kind: AnswerKind::DisallowAll,
+                robots: None,
+            },
+        })
     }
 
     /// Records the outcome of a fetch made at `now` and returns what it
@@ -265,7 +276,20 @@ impl Entry {
     ) -> Result<Access> {
         let outcome = FetchOutcome::read(env, &outcome)?;
         let now = now(env, now_ms.as_ref())?;
-        let disposition = self.inner.record(now, &outcome.to_core(), &self.policy);
+        let Some((entry, policy)) = &mut self.inner else {
+            return Err(js::closed(env, "Entry"));
+        };
+        let disposition = entry.record(now, &outcome.to_core(), policy);
         Ok(Access::from_core(disposition))
+    }
+
+    /// Frees the entry and its copy now rather than when the garbage
+    /// collector finds it; a `Robots` taken from it keeps working. Any
+    /// other use after this throws an `Error` with `code`
+    /// `'ERR_ROBOTSTXT_CLOSED'`; closing twice does nothing.
+    /// `[Symbol.dispose]` does the same, for `using`.
+    #[napi(catch_unwind)]
+    pub fn close(&mut self) {
+        self.inner = None;
     }
 }

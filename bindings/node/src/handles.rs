@@ -10,6 +10,10 @@
 //! cannot tell a stale number whose slot was taken again from a fresh one,
 //! which is why only the package entry, holding the `Rules` itself, passes
 //! them.
+//!
+//! A `Rules` closed while it holds a slot keeps the slot, empty, until it
+//! is collected: the number it handed out cannot name other rules while
+//! the package entry may still pass it.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -26,15 +30,26 @@ thread_local! {
 }
 
 struct Table {
-    slots: Vec<Option<Arc<robotstxt::Rules>>>,
+    slots: Vec<Slot>,
     /// Slots given back, taken again before the table grows.
     free: Vec<u32>,
+}
+
+/// What a slot holds.
+#[derive(Clone)]
+pub enum Slot {
+    /// Nothing: free to be taken.
+    Free,
+    /// The rules of a live `Rules`.
+    Live(Arc<robotstxt::Rules>),
+    /// Its `Rules` was closed and is not collected yet.
+    Closed,
 }
 
 /// A slot for `rules`, or `None` once a thread holds `u32::MAX` of them.
 pub fn take(rules: &Arc<robotstxt::Rules>) -> Option<u32> {
     TABLE.with_borrow_mut(|table| {
-        let rules = Some(Arc::clone(rules));
+        let rules = Slot::Live(Arc::clone(rules));
         if let Some(slot) = table.free.pop() {
             table.slots[slot as usize] = rules;
             return Some(slot);
@@ -52,21 +67,37 @@ pub fn give_back(slot: u32) {
     // A thread being torn down has dropped its table already.
     let _ = TABLE.try_with(|table| {
         let mut table = table.borrow_mut();
-        if let Some(rules) = table.slots.get_mut(slot as usize) {
-            if rules.take().is_some() {
+        if let Some(held) = table.slots.get_mut(slot as usize) {
+            if !matches!(std::mem::replace(held, Slot::Free), Slot::Free) {
                 table.free.push(slot);
             }
         }
     });
 }
 
-/// The rules in `slot`, or `None` when it holds none.
+/// Lets go of the rules in `slot` (their `Rules` was closed) but keeps the
+/// slot taken until [`give_back`].
+pub fn close(slot: u32) {
+    let _ = TABLE.try_with(|table| {
+        if let Some(held @ Slot::Live(_)) = table.borrow_mut().slots.get_mut(slot as usize) {
+            *held = Slot::Closed;
+        }
+    });
+}
+
+/// What `slot` holds (`Free` past the end of the table).
 ///
 /// A clone of the `Arc`, not a borrow of the table: whatever runs while the
 /// caller checks (a collection giving slots back) cannot pull the rules
 /// from under it.
-pub fn get(slot: u32) -> Option<Arc<robotstxt::Rules>> {
-    TABLE.with_borrow(|table| table.slots.get(slot as usize)?.clone())
+pub fn get(slot: u32) -> Slot {
+    TABLE.with_borrow(|table| {
+        table
+            .slots
+            .get(slot as usize)
+            .cloned()
+            .unwrap_or(Slot::Free)
+    })
 }
 
 #[cfg(test)]
@@ -81,29 +112,54 @@ mod tests {
         )
     }
 
+    fn live(slot: u32) -> Arc<robotstxt::Rules> {
+        match get(slot) {
+            Slot::Live(rules) => rules,
+            _ => panic!("slot {slot} holds no rules"),
+        }
+    }
+
     #[test]
     fn slots_name_their_rules_until_given_back_then_are_reused() {
         let (open, closed) = (rules(""), rules("User-agent: *\nDisallow: /\n"));
         let a = take(&open).unwrap();
         let b = take(&closed).unwrap();
         assert_ne!(a, b);
-        assert!(get(a).unwrap().can_fetch("/x"));
-        assert!(!get(b).unwrap().can_fetch("/x"));
+        assert!(live(a).can_fetch("/x"));
+        assert!(!live(b).can_fetch("/x"));
         give_back(a);
-        assert!(get(a).is_none());
+        assert!(matches!(get(a), Slot::Free));
         // Twice is harmless: the slot is not freed twice.
         give_back(a);
         let c = take(&closed).unwrap();
         assert_eq!(c, a);
         let d = take(&open).unwrap();
         assert_ne!(d, c);
-        assert!(!get(c).unwrap().can_fetch("/x"));
-        assert!(get(u32::MAX).is_none());
-        assert!(get(d + 1).is_none());
+        assert!(!live(c).can_fetch("/x"));
+        assert!(matches!(get(u32::MAX), Slot::Free));
+        assert!(matches!(get(d + 1), Slot::Free));
         // The table holds the rules alive, and lets go when given back.
         assert_eq!(Arc::strong_count(&closed), 3);
         give_back(b);
         give_back(c);
         assert_eq!(Arc::strong_count(&closed), 1);
+    }
+
+    #[test]
+    fn a_closed_slot_lets_go_of_its_rules_and_stays_taken_until_given_back() {
+        let held = rules("User-agent: *\nDisallow: /\n");
+        let a = take(&held).unwrap();
+        close(a);
+        assert_eq!(Arc::strong_count(&held), 1);
+        assert!(matches!(get(a), Slot::Closed));
+        // Not taken again while closed, and closing twice changes nothing.
+        close(a);
+        let b = take(&held).unwrap();
+        assert_ne!(a, b);
+        give_back(a);
+        assert!(matches!(get(a), Slot::Free));
+        assert_eq!(take(&held), Some(a));
+        give_back(a);
+        give_back(b);
     }
 }

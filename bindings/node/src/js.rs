@@ -3,12 +3,15 @@
 //! throws. All of the crate's `unsafe` is here, each block a single N-API
 //! call on values that napi-rs handed to the export.
 
+use std::cell::Cell;
 use std::fmt::Display;
 use std::mem::MaybeUninit;
 use std::ptr;
+use std::sync::Arc;
 
 use napi::bindgen_prelude::{
-    ClassInstance, FromNapiValue, JavaScriptClassExt, MaybeTypeTag, Unknown,
+    validate_type_tag, ClassInstance, FromNapiValue, JavaScriptClassExt, MaybeTypeTag,
+    ObjectFinalize, Reference, TypeName, TypeTag, Unknown,
 };
 use napi::{sys, Env, Error, JsValue, Result, Status};
 
@@ -28,6 +31,16 @@ pub const ERR_INVALID_OPTION: &str = "ERR_ROBOTSTXT_INVALID_OPTION";
 pub const ERR_INVALID_URL: &str = "ERR_ROBOTSTXT_INVALID_URL";
 /// `RangeError` code: an empty or over-long host name (pacer).
 pub const ERR_INVALID_HOST: &str = "ERR_ROBOTSTXT_INVALID_HOST";
+/// `Error` code: a lease stored or abandoned twice, with another cache, or
+/// run out with a newer copy stored since.
+pub const ERR_INVALID_LEASE: &str = "ERR_ROBOTSTXT_INVALID_LEASE";
+/// `Error` code: a ticket confirmed after it was spent, or with another
+/// pacer.
+pub const ERR_INVALID_TICKET: &str = "ERR_ROBOTSTXT_INVALID_TICKET";
+/// `Error` code: the pacer is full and no host can be forgotten safely.
+pub const ERR_PACER_FULL: &str = "ERR_ROBOTSTXT_PACER_FULL";
+/// `Error` code: a method called after `close()`.
+pub const ERR_CLOSED: &str = "ERR_ROBOTSTXT_CLOSED";
 
 /// Throws a `TypeError` (code `ERR_INVALID_ARG_TYPE`) and returns the error
 /// that tells napi-rs an exception is already pending.
@@ -42,17 +55,110 @@ pub fn range_error(env: &Env, code: &str, message: &str) -> Error {
     Error::from_status(Status::PendingException)
 }
 
-/// Throws the core's error as a `RangeError` carrying its message.
+/// Throws a plain `Error` with `code`; see [`type_error`].
+pub fn plain_error(env: &Env, code: &str, message: &str) -> Error {
+    let _ = env.throw_error(message, Some(code));
+    Error::from_status(Status::PendingException)
+}
+
+/// Throws the `Error` (code `ERR_ROBOTSTXT_CLOSED`) of a `class` used after
+/// its `close()`.
+pub fn closed(env: &Env, class: &str) -> Error {
+    plain_error(env, ERR_CLOSED, &format!("{class} used after close()"))
+}
+
+/// What a handle holds until `close()` takes it, or the closed error.
+pub fn open<'a, T>(env: &Env, inner: &'a Option<T>, class: &str) -> Result<&'a T> {
+    inner.as_ref().ok_or_else(|| closed(env, class))
+}
+
+/// Throws the core's error carrying its message: a `RangeError` for a value
+/// out of its set, a plain `Error` for a lease, ticket or pacer in the
+/// wrong state.
 pub fn core_error(env: &Env, err: &robotstxt::Error) -> Error {
+    let message = err.to_string();
     let code = match err {
-        robotstxt::Error::InvalidToken { .. } => ERR_INVALID_TOKEN,
+        robotstxt::Error::InvalidLease { .. } => {
+            return plain_error(env, ERR_INVALID_LEASE, &message)
+        }
+        robotstxt::Error::InvalidTicket { .. } => {
+            return plain_error(env, ERR_INVALID_TICKET, &message)
+        }
+        robotstxt::Error::PacerFull { .. } => return plain_error(env, ERR_PACER_FULL, &message),
+        robotstxt::Error::InvalidToken { .. } | robotstxt::Error::InvalidUserAgent { .. } => {
+            ERR_INVALID_TOKEN
+        }
         robotstxt::Error::NoTokens => ERR_NO_TOKENS,
         robotstxt::Error::ParseLimit { .. } => ERR_PARSE_LIMIT,
         robotstxt::Error::InvalidUrl { .. } => ERR_INVALID_URL,
         robotstxt::Error::InvalidHost { .. } => ERR_INVALID_HOST,
         _ => ERR_INVALID_OPTION,
     };
-    range_error(env, code, &err.to_string())
+    range_error(env, code, &message)
+}
+
+/// Frees the `T` that `object` wraps at once, and unwraps it: what the
+/// package entry's `close()` does when no native call is under way (one
+/// may hold a pointer to the object while a getter it reads runs
+/// JavaScript; `close()` then empties the object instead). `false` when
+/// `object` is not a `T`.
+///
+/// Node runs the finalizer of a collected object only once the event loop
+/// turns, and until then keeps what tracks it (some 400 bytes per object,
+/// with napi-rs's): a loop that never yields would grow by that much per
+/// object, closed or not. An unwrapped object has no finalizer to wait
+/// for.
+pub fn detach<T>(env: &Env, object: &Unknown<'_>) -> Result<bool>
+where
+    T: MaybeTypeTag + ObjectFinalize + 'static,
+{
+    let raw = object.raw();
+    if !Js::from_raw(env, raw).is_object()? {
+        return Ok(false);
+    }
+    // SAFETY: `raw` is a live object; the conversion checks that it is
+    // wrapped with `T`'s type tag, and runs no JavaScript (an `instanceof`
+    // could, through `Symbol.hasInstance`).
+    if unsafe { ClassInstance::<T>::from_napi_value(env.raw(), raw) }.is_err() {
+        return Ok(false);
+    }
+    let mut wrapped = ptr::null_mut();
+    // SAFETY: `raw` is an object wrapped as a `T` (checked above); its
+    // finalizer will not run after this.
+    check(unsafe { sys::napi_remove_wrap(env.raw(), raw, &mut wrapped) })?;
+    // napi-rs keeps, per wrapped address, the reference `napi_wrap` made and
+    // deletes it in the finalizer that no longer runs. Replacing the entry
+    // makes it delete that reference now; the stand-in is freed when the
+    // address is wrapped again.
+    let stand_in: Box<dyn FnOnce()> = Box::new(|| {});
+    #[allow(clippy::arc_with_non_send_sync)] // napi-rs's own type: used on this thread only
+    let callbacks = Arc::into_raw(Arc::new(Cell::new(Box::into_raw(stand_in))));
+    Reference::<T>::add_ref(env.raw(), wrapped, (wrapped, ptr::null_mut(), callbacks));
+    // SAFETY: napi-rs wraps a `T` as `Box::into_raw(Box::new(value))` (none
+    // of the classes is zero-sized) and frees it only in the finalizer that
+    // `napi_remove_wrap` cancelled: this is now the only owner.
+    let value = unsafe { Box::from_raw(wrapped.cast::<T>()) };
+    value.finalize(*env)?;
+    Ok(true)
+}
+
+/// Whether `object` is a `T` that [`detach`] freed: it keeps the class's
+/// type tag, but no longer wraps anything.
+pub fn is_detached<T: TypeTag>(env: &Env, object: &Unknown<'_>) -> bool {
+    let raw = object.raw();
+    // Node converts the value to an object to read its tag: `null` would
+    // throw.
+    if !Js::from_raw(env, raw).is_object().unwrap_or(false) {
+        return false;
+    }
+    // SAFETY: `raw` is a live object; the check reads its type tag.
+    if unsafe { validate_type_tag(env.raw(), raw, &T::type_tag(), "") }.is_err() {
+        return false;
+    }
+    let mut wrapped = ptr::null_mut();
+    // SAFETY: as above; the pointer read is only compared.
+    let status = unsafe { sys::napi_unwrap(env.raw(), raw, &mut wrapped) };
+    status != sys::Status::napi_ok
 }
 
 /// Converts a napi status into a `Result` (a failing call means a broken
@@ -107,6 +213,12 @@ impl<'e> Js<'e> {
     pub fn is_nullish(self) -> Result<bool> {
         let kind = self.type_of()?;
         Ok(kind == sys::ValueType::napi_undefined || kind == sys::ValueType::napi_null)
+    }
+
+    /// An object (or a function, which may be one too).
+    pub fn is_object(self) -> Result<bool> {
+        let kind = self.type_of()?;
+        Ok(kind == sys::ValueType::napi_object || kind == sys::ValueType::napi_function)
     }
 
     pub fn is_undefined(self) -> Result<bool> {
@@ -340,18 +452,30 @@ impl<'e> Js<'e> {
     }
 
     /// An instance of the class `T` (named `class` in messages); anything
-    /// else throws a `TypeError`.
+    /// else throws a `TypeError`, and a closed one the closed error.
+    ///
+    /// Read every argument that may run JavaScript (an options object's
+    /// getters) before this: napi-rs tracks the borrow of a method's `this`
+    /// but not of an instance taken so, and JavaScript run meanwhile could
+    /// close it (and the package entry's `close()` frees at once).
     pub fn instance<T>(self, what: &str, class: &str) -> Result<ClassInstance<'e, T>>
     where
-        T: JavaScriptClassExt + MaybeTypeTag + 'e,
+        T: JavaScriptClassExt + MaybeTypeTag + TypeName + 'e,
     {
         let value = unknown(self.env, self.raw);
         if !T::instance_of(self.env, &value)? {
             return Err(self.wrong_type(what, class));
         }
-        // SAFETY: `raw` is a live instance of `T`'s class; the conversion
-        // checks the type tag again before it casts.
-        unsafe { ClassInstance::<T>::from_napi_value(self.env.raw(), self.raw) }
+        // SAFETY: `raw` is a live object; the conversion checks its type
+        // tag before it casts, and refuses an object that only inherits
+        // from the class (`Object.create(T.prototype)`).
+        unsafe { ClassInstance::<T>::from_napi_value(self.env.raw(), self.raw) }.map_err(|_| {
+            if is_detached::<T>(self.env, &value) {
+                closed(self.env, T::type_name())
+            } else {
+                self.wrong_type(what, class)
+            }
+        })
     }
 
     /// The length of an array; anything else throws a `TypeError`.

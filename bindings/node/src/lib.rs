@@ -11,7 +11,13 @@
 //! - [`freshness`]: `Entry`, one copy's freshness as a function of `now`
 //!   (SPEC §7), in epoch milliseconds;
 //! - [`cache`]: `Cache`, copies keyed by origin with single-flight fetches;
-//! - [`pacer`]: `Pacer`, request start times per host (SPEC §8).
+//! - [`pacer`]: `Pacer` and its `Ticket`s, request start slots per host
+//!   (SPEC §8);
+//! - [`user_agent`]: `productToken`, a crawler's token from its header.
+//!
+//! Every class has `close()`, which frees its native memory at once; each
+//! keeps what it holds in an `Option` that `close()` empties, and every
+//! other method throws the closed error (`js::closed`) on an empty one.
 //!
 //! [`handles`] is the binding's own: the numbers that name live `Rules` for
 //! the package entry's fast paths.
@@ -31,6 +37,46 @@ mod js;
 mod pacer;
 mod robots;
 mod rules;
+mod user_agent;
+
+/// `close()` of the package entry, when no native call is under way: frees
+/// and unwraps the `class` object `object` (see `js::detach`). `false` when
+/// it is not one.
+#[napi_derive::napi(skip_typescript, catch_unwind, js_name = "_detach")]
+pub fn detach(
+    env: &napi::Env,
+    class: String,
+    object: napi::bindgen_prelude::Unknown,
+) -> napi::Result<bool> {
+    match class.as_str() {
+        "Robots" => js::detach::<robots::Robots>(env, &object),
+        "Rules" => js::detach::<rules::Rules>(env, &object),
+        "Cache" => js::detach::<cache::Cache>(env, &object),
+        "Lease" => js::detach::<cache::Lease>(env, &object),
+        "CachedAnswer" => js::detach::<cache::CachedAnswer>(env, &object),
+        "Pacer" => js::detach::<pacer::Pacer>(env, &object),
+        "Ticket" => js::detach::<pacer::Ticket>(env, &object),
+        "Entry" => js::detach::<freshness::Entry>(env, &object),
+        _ => Ok(false),
+    }
+}
+
+/// Whether `object` is a `class` object that `_detach` freed: the package
+/// entry tells a closed object from a wrong `this` so.
+#[napi_derive::napi(skip_typescript, catch_unwind, js_name = "_isDetached")]
+pub fn is_detached(env: &napi::Env, class: String, object: napi::bindgen_prelude::Unknown) -> bool {
+    match class.as_str() {
+        "Robots" => js::is_detached::<robots::Robots>(env, &object),
+        "Rules" => js::is_detached::<rules::Rules>(env, &object),
+        "Cache" => js::is_detached::<cache::Cache>(env, &object),
+        "Lease" => js::is_detached::<cache::Lease>(env, &object),
+        "CachedAnswer" => js::is_detached::<cache::CachedAnswer>(env, &object),
+        "Pacer" => js::is_detached::<pacer::Pacer>(env, &object),
+        "Ticket" => js::is_detached::<pacer::Ticket>(env, &object),
+        "Entry" => js::is_detached::<freshness::Entry>(env, &object),
+        _ => false,
+    }
+}
 
 /// The version of the robotstxt core this addon was built from.
 #[napi_derive::napi(catch_unwind)]

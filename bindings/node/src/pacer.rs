@@ -1,9 +1,11 @@
-//! `Pacer`: per-host request start times (SPEC §8). Sans-I/O: `reserve`
-//! says when a request may start; the caller sleeps.
+//! `Pacer`: per-host request start slots (SPEC §8). Sans-I/O: `reserve`
+//! hands out a ticket that says when a request may start, the caller
+//! sleeps until then and `confirm`s the ticket just before sending.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use napi::bindgen_prelude::Unknown;
+use napi::bindgen_prelude::{ClassInstance, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -21,9 +23,18 @@ pub struct PacerOptions {
     /// The largest gap backoff may widen to: 600,000 (10 minutes; never
     /// below the host's own gap).
     pub backoff_cap_ms: Option<f64>,
-    /// At most this many hosts are tracked; idle ones are dropped first.
-    /// Default 100,000.
+    /// At most this many hosts are tracked. Default 100,000. At capacity
+    /// the least recently used host that is safe to forget goes (not
+    /// switched off, not backing off, nothing in flight, its gap passed);
+    /// when none is, a new host throws `ERR_ROBOTSTXT_PACER_FULL`.
     pub capacity: Option<u32>,
+    /// At most this many requests to one host are in flight at once: 1 (one
+    /// connection per host, as a polite crawler keeps). A request is in
+    /// flight from the `confirm` that says `'go'` until `record`.
+    pub max_in_flight: Option<u32>,
+    /// A request confirmed and never reported with `record` frees its
+    /// in-flight place after this long: 120,000 (2 minutes).
+    pub in_flight_timeout_ms: Option<f64>,
 }
 
 /// How a request to a host went, for `pacer.record`.
@@ -33,7 +44,8 @@ pub struct RequestOutcome {
     /// The HTTP status, or `null` for a network error. A 429 or 5xx widens
     /// the gap (backoff); any other status narrows it again.
     pub status: Option<u16>,
-    /// `Retry-After` in milliseconds: the next start is at least that far.
+    /// `Retry-After` in milliseconds: no request starts before then (up to
+    /// a day).
     pub retry_after_ms: Option<f64>,
 }
 
@@ -59,20 +71,124 @@ pub struct Rate {
     pub seconds: u32,
 }
 
-/// Hands out request start times per host, in order: the gap between two
+/// What `pacer.confirm` says: `'go'` (send now), `'wait'` (confirm again
+/// at `until`) or `'disabled'` (the host is switched off: send nothing).
+#[napi(string_enum = "lowercase")]
+pub enum ConfirmKind {
+    /// Send the request now; `record` how it went, which frees its place.
+    Go,
+    /// Not yet: confirm again at `until`.
+    Wait,
+    /// The host is switched off; the ticket is spent.
+    Disabled,
+}
+
+/// The answer of `pacer.confirm`.
+#[napi(object, object_from_js = false, use_nullable = true)]
+pub struct Confirmation {
+    /// `'go'`, `'wait'` or `'disabled'`.
+    pub kind: ConfirmKind,
+    /// `'wait'`: when to confirm again (epoch ms); else `null`.
+    pub until: Option<f64>,
+    /// `'wait'`: whether the in-flight limit holds the request back, so
+    /// that a request to the host ending (`record`) may free a place
+    /// before `until`.
+    pub busy: bool,
+}
+
+/// Numbers the native pacers, so that a ticket knows its own.
+static PACER_IDS: AtomicU64 = AtomicU64::new(1);
+
+/// A reserved start slot for one request to one host, from
+/// `pacer.reserve`: sleep until `start`, then `pacer.confirm(ticket)` just
+/// before sending.
+///
+/// `close()` frees it (an unconfirmed ticket's slot stays taken;
+/// `pacer.cancel(ticket)` gives it back).
+#[napi]
+pub struct Ticket {
+    /// The core's ticket until `cancel` takes it; `None` then.
+    inner: Option<robotstxt::Ticket>,
+    /// When the request may start, as last known.
+    start: u64,
+    /// The id of the pacer that reserved it.
+    pacer: u64,
+    closed: bool,
+}
+
+#[napi]
+impl Ticket {
+    /// When the request may start (epoch ms), as far as is known: a
+    /// `confirm` that moves the slot (after a backoff or a slower pace)
+    /// updates it.
+    #[napi(getter, catch_unwind)]
+    pub fn start(&self, env: &Env) -> Result<f64> {
+        if self.closed {
+            return Err(js::closed(env, "Ticket"));
+        }
+        Ok(self.start as f64)
+    }
+
+    /// Frees the ticket. Any use after this throws an `Error` with `code`
+    /// `'ERR_ROBOTSTXT_CLOSED'`; closing twice does nothing.
+    /// `[Symbol.dispose]` does the same, for `using`.
+    #[napi(catch_unwind)]
+    pub fn close(&mut self) {
+        self.inner = None;
+        self.closed = true;
+    }
+}
+
+/// Hands out request start slots per host, in order: the gap between two
 /// starts is at least `max(floorMs, crawl-delay, request-rate interval)`,
-/// widened while the host answers 429 or 5xx. Every `now` is epoch
-/// milliseconds and defaults to `Date.now()`.
+/// widened while the host answers 429 or 5xx, with at most `maxInFlight`
+/// requests in flight at once. Every `now` is epoch milliseconds and
+/// defaults to `Date.now()`.
 ///
 /// ```js
 /// const pacer = new Pacer()
 /// pacer.setRules('shop.test', rules)           // its crawl-delay and request-rate
-/// const start = pacer.reserve('shop.test')     // epoch ms, or null while switched off
-/// await sleep(start - Date.now())
+/// const ticket = pacer.reserve('shop.test')    // a Ticket, or null while switched off
+/// await sleep(ticket.start - Date.now())
+/// const got = pacer.confirm(ticket)            // just before sending
+/// if (got.kind === 'go') {
+///   const res = await fetch(url)
+///   pacer.record('shop.test', { status: res.status })  // frees its in-flight place
+/// }                                            // 'wait': sleep until got.until, confirm again
 /// ```
+///
+/// The package entry's `Pacer` adds `await pacer.wait(host)`, which does
+/// the reserve, sleep and confirm for you. The garbage collector frees a
+/// pacer; `close()` frees it at once.
 #[napi]
 pub struct Pacer {
-    inner: robotstxt::Pacer,
+    /// `None` once closed.
+    inner: Option<robotstxt::Pacer>,
+    id: u64,
+}
+
+fn ticket<'e>(env: &'e Env, value: &Unknown<'_>) -> Result<ClassInstance<'e, Ticket>> {
+    Js::new(env, value).instance::<Ticket>("ticket", "a Ticket from pacer.reserve")
+}
+
+impl Pacer {
+    fn core(&self, env: &Env) -> Result<&robotstxt::Pacer> {
+        js::open(env, &self.inner, "Pacer")
+    }
+
+    /// Calls `f` with the pacer and the bytes of `host`, and throws the
+    /// core's error.
+    fn with_host<T>(
+        &self,
+        env: &Env,
+        host: &Unknown<'_>,
+        f: impl FnOnce(&robotstxt::Pacer, &[u8]) -> std::result::Result<T, robotstxt::Error>,
+    ) -> Result<T> {
+        let pacer = self.core(env)?;
+        Js::new(env, host)
+            .with_bytes("host", |h| f(pacer, h))?
+            .map_err(|e| js::core_error(env, &e))
+    }
 }
 
 #[napi]
@@ -88,39 +204,58 @@ impl Pacer {
     )]
     pub fn new(env: &Env, options: Option<Unknown>) -> Result<Pacer> {
         let mut core = robotstxt::PacerOptions::default();
+        let keys = [
+            "floorMs",
+            "backoffCapMs",
+            "capacity",
+            "maxInFlight",
+            "inFlightTimeoutMs",
+        ];
         let object = match &options {
-            Some(o) => {
-                Js::new(env, o).options("options", &["floorMs", "backoffCapMs", "capacity"])?
-            }
+            Some(o) => Js::new(env, o).options("options", &keys)?,
             None => None,
         };
         if let Some(object) = object {
-            if let Some(ms) = read_optional(object, "floorMs", |v| v.millis("options.floorMs"))? {
+            let ms =
+                |name: &str| read_optional(object, name, |v| v.millis(&format!("options.{name}")));
+            let count = |name: &str| {
+                read_optional(object, name, |v| {
+                    v.integer(&format!("options.{name}"), 1, u64::from(u32::MAX))
+                })
+            };
+            if let Some(ms) = ms("floorMs")? {
                 core.floor_ms = ms;
             }
-            if let Some(ms) =
-                read_optional(object, "backoffCapMs", |v| v.millis("options.backoffCapMs"))?
-            {
+            if let Some(ms) = ms("backoffCapMs")? {
                 core.backoff_cap_ms = ms;
             }
-            if let Some(n) = read_optional(object, "capacity", |v| {
-                v.integer("options.capacity", 1, u64::from(u32::MAX))
-            })? {
+            if let Some(n) = count("capacity")? {
                 core.capacity = n as usize;
+            }
+            if let Some(n) = count("maxInFlight")? {
+                core.max_in_flight = n as u32;
+            }
+            if let Some(ms) = ms("inFlightTimeoutMs")? {
+                core.in_flight_timeout_ms = ms;
             }
         }
         Ok(Pacer {
-            inner: robotstxt::Pacer::new(core),
+            inner: Some(robotstxt::Pacer::new(core)),
+            id: PACER_IDS.fetch_add(1, Ordering::Relaxed),
         })
     }
 
-    /// Reserves the next start slot for `host` at `now`: when the request
-    /// may start (epoch ms, ≥ `now`), or `null` while the host is switched
-    /// off. Slots are handed out in order, one gap apart.
+    /// Reserves the next start slot for `host` at `now`: a `Ticket` whose
+    /// `start` says when the request may start (epoch ms, ≥ `now`), or
+    /// `null` while the host is switched off. Slots are handed out in
+    /// order, one gap apart, whatever the number of callers. Sleep until
+    /// the start, then `confirm` the ticket.
     ///
     /// @throws {TypeError} an argument of the wrong type.
     /// @throws {RangeError} an empty or over-long host
     ///   (`ERR_ROBOTSTXT_INVALID_HOST`).
+    /// @throws {Error} `ERR_ROBOTSTXT_PACER_FULL`: a new host, and no host
+    ///   can be forgotten safely.
     #[napi(
         catch_unwind,
         ts_args_type = "host: string | Uint8Array, now?: number | null"
@@ -130,30 +265,127 @@ impl Pacer {
         env: &Env,
         host: Unknown,
         now_ms: Option<Unknown>,
-    ) -> Result<Option<f64>> {
+    ) -> Result<Option<Ticket>> {
         let now = now(env, now_ms.as_ref())?;
-        let start = Js::new(env, &host)
-            .with_bytes("host", |h| self.inner.reserve(h, now))?
+        let ticket = self.with_host(env, &host, |p, h| p.reserve(h, now))?;
+        Ok(ticket.map(|t| Ticket {
+            start: t.start(),
+            inner: Some(t),
+            pacer: self.id,
+            closed: false,
+        }))
+    }
+
+    /// Whether the request of `ticket` may be sent at `now`, asked just
+    /// before sending: `'go'` (send; the request is in flight until you
+    /// `record` how it went), `'wait'` (confirm again at `until`; `busy`
+    /// when requests in flight hold it back, so a `record` may free a place
+    /// sooner) or `'disabled'` (the host is switched off: send nothing). A
+    /// backoff, `Retry-After`, slower pace or kill switch recorded since
+    /// the reservation gives the ticket a new slot, or voids it. A ticket
+    /// that got `'go'` or `'disabled'` is spent.
+    ///
+    /// @throws {TypeError} `ticket` is not a `Ticket`, or a bad `now`.
+    /// @throws {Error} `ERR_ROBOTSTXT_INVALID_TICKET`: a ticket of another
+    ///   pacer, or one already spent or cancelled.
+    #[napi(catch_unwind, ts_args_type = "ticket: Ticket, now?: number | null")]
+    pub fn confirm(
+        &self,
+        env: &Env,
+        ticket_value: Unknown,
+        now_ms: Option<Unknown>,
+    ) -> Result<Confirmation> {
+        let now = now(env, now_ms.as_ref())?;
+        let mut ticket = ticket(env, &ticket_value)?;
+        let pacer = self.core(env)?;
+        if ticket.closed {
+            return Err(js::closed(env, "Ticket"));
+        }
+        let Some(inner) = &mut ticket.inner else {
+            let reason = "was cancelled";
+            return Err(js::core_error(
+                env,
+                &robotstxt::Error::InvalidTicket { reason },
+            ));
+        };
+        let answer = pacer
+            .confirm(inner, now)
             .map_err(|e| js::core_error(env, &e))?;
-        Ok(start.map(|ms| ms as f64))
+        let start = inner.start();
+        ticket.start = start;
+        Ok(match answer {
+            robotstxt::Confirm::Go => Confirmation {
+                kind: ConfirmKind::Go,
+                until: None,
+                busy: false,
+            },
+            robotstxt::Confirm::Wait { until, busy } => Confirmation {
+                kind: ConfirmKind::Wait,
+                until: Some(until as f64),
+                busy,
+            },
+            robotstxt::Confirm::Disabled => Confirmation {
+                kind: ConfirmKind::Disabled,
+                until: None,
+                busy: false,
+            },
+        })
+    }
+
+    /// Gives up an unsent ticket: its slot goes back when it is the last
+    /// one handed out, so that the next reservation may take it. The
+    /// ticket is spent. A ticket already spent, or of another pacer,
+    /// changes nothing.
+    ///
+    /// @throws {TypeError} `ticket` is not a `Ticket`.
+    #[napi(catch_unwind, ts_args_type = "ticket: Ticket")]
+    pub fn cancel(&self, env: &Env, ticket_value: Unknown) -> Result<()> {
+        let mut ticket = ticket(env, &ticket_value)?;
+        let pacer = self.core(env)?;
+        if ticket.closed {
+            return Err(js::closed(env, "Ticket"));
+        }
+        // The core takes the ticket: only one of this pacer's.
+        if ticket.pacer == self.id {
+            if let Some(inner) = ticket.inner.take() {
+                pacer.cancel(inner);
+            }
+        }
+        Ok(())
+    }
+
+    /// How many requests to `host` are in flight at `now`: confirmed
+    /// `'go'` and not yet recorded (nor timed out).
+    ///
+    /// @throws {TypeError} an argument of the wrong type.
+    /// @throws {RangeError} an invalid host.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "host: string | Uint8Array, now?: number | null"
+    )]
+    pub fn in_flight(&self, env: &Env, host: Unknown, now_ms: Option<Unknown>) -> Result<u32> {
+        let now = now(env, now_ms.as_ref())?;
+        let count = self.with_host(env, &host, |p, h| p.in_flight(h, now))?;
+        Ok(u32::try_from(count).unwrap_or(u32::MAX))
     }
 
     /// Sets `host`'s own pace from a crawler's rules: their crawl delay and
-    /// request rate. The floor still applies.
+    /// request rate. The floor still applies. A slower pace holds back the
+    /// requests not yet started.
     ///
     /// @throws {TypeError} `rules` is not a `Rules`, or a bad host type.
     /// @throws {RangeError} an invalid host.
     #[napi(catch_unwind, ts_args_type = "host: string | Uint8Array, rules: Rules")]
     pub fn set_rules(&self, env: &Env, host: Unknown, rules: Unknown) -> Result<()> {
-        let rules =
+        let instance =
             Js::new(env, &rules).instance::<Rules>("rules", "a Rules from robots.rulesFor")?;
-        Js::new(env, &host)
-            .with_bytes("host", |h| self.inner.set_rules(h, rules.core()))?
-            .map_err(|e| js::core_error(env, &e))
+        let rules = instance.core(env)?;
+        self.with_host(env, &host, |p, h| p.set_rules(h, rules))
     }
 
     /// Sets `host`'s own pace: the larger of `crawlDelay` (seconds) and the
-    /// request-rate interval. The floor still applies.
+    /// request-rate interval. The floor still applies. A slower pace holds
+    /// back the requests not yet started.
     ///
     /// @throws {TypeError} an argument of the wrong type.
     /// @throws {RangeError} an invalid host, a negative delay, or a rate
@@ -199,14 +431,15 @@ impl Pacer {
                 seconds: field("seconds")?,
             })
         })?;
-        Js::new(env, &host)
-            .with_bytes("host", |h| self.inner.set_delay(h, delay, rate))?
-            .map_err(|e| js::core_error(env, &e))
+        self.with_host(env, &host, |p, h| p.set_delay(h, delay, rate))
     }
 
-    /// Reports how a request to `host` that ended at `now` went. A 429 or
-    /// 5xx doubles the gap (capped) and a `Retry-After` pushes the next
-    /// slot at least that far; any other status halves the backoff again.
+    /// Reports how a request to `host` that ended at `now` went, and frees
+    /// its in-flight place: call it when every request confirmed `'go'`
+    /// ends, answered or not (`status: null` for a network error). A 429
+    /// or 5xx doubles the gap (capped), a `Retry-After` keeps every request
+    /// from starting before it, and both give every slot not yet confirmed
+    /// a new one; any other status halves the backoff again.
     ///
     /// @throws {TypeError} an argument of the wrong type.
     /// @throws {RangeError} an invalid host, or a value out of range.
@@ -230,13 +463,12 @@ impl Pacer {
         })?;
         let retry = read_optional(object, "retryAfterMs", |v| v.millis("outcome.retryAfterMs"))?;
         let now = now(env, now_ms.as_ref())?;
-        Js::new(env, &host)
-            .with_bytes("host", |h| self.inner.record(h, now, status, retry))?
-            .map_err(|e| js::core_error(env, &e))
+        self.with_host(env, &host, |p, h| p.record(h, now, status, retry))
     }
 
-    /// Switches `host` off (`reserve` answers `null`) or back on: a kill
-    /// switch.
+    /// Switches `host` off (`reserve` answers `null`, tickets out are
+    /// voided when confirmed) or back on: a kill switch. A switched-off
+    /// host is never forgotten.
     ///
     /// @throws {TypeError} an argument of the wrong type.
     /// @throws {RangeError} an invalid host.
@@ -246,9 +478,7 @@ impl Pacer {
     )]
     pub fn set_enabled(&self, env: &Env, host: Unknown, enabled: Unknown) -> Result<()> {
         let enabled = Js::new(env, &enabled).bool("enabled")?;
-        Js::new(env, &host)
-            .with_bytes("host", |h| self.inner.set_enabled(h, enabled))?
-            .map_err(|e| js::core_error(env, &e))
+        self.with_host(env, &host, |p, h| p.set_enabled(h, enabled))
     }
 
     /// The gap now applied between two request starts to `host`, in ms.
@@ -257,9 +487,16 @@ impl Pacer {
     /// @throws {RangeError} an invalid host.
     #[napi(catch_unwind, ts_args_type = "host: string | Uint8Array")]
     pub fn gap_ms(&self, env: &Env, host: Unknown) -> Result<f64> {
-        Js::new(env, &host)
-            .with_bytes("host", |h| self.inner.gap_ms(h))?
+        self.with_host(env, &host, |p, h| p.gap_ms(h))
             .map(|ms| ms as f64)
-            .map_err(|e| js::core_error(env, &e))
+    }
+
+    /// Frees the pacer and what it knows of every host now rather than
+    /// when the garbage collector finds it. Any other use after this throws
+    /// an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`; closing twice does
+    /// nothing. `[Symbol.dispose]` does the same, for `using`.
+    #[napi(catch_unwind)]
+    pub fn close(&mut self) {
+        self.inner = None;
     }
 }

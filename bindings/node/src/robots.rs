@@ -211,10 +211,12 @@ pub struct Diagnostic {
 /// rules.isAllowed('https://example.com/private/x') // false
 /// ```
 ///
-/// Create one with `Robots.parse`; `new Robots()` throws.
+/// Create one with `Robots.parse`; `new Robots()` throws. The garbage
+/// collector frees it; `close()` frees it at once.
 #[napi(custom_finalize)]
 pub struct Robots {
-    pub(crate) inner: robotstxt::Robots,
+    /// `None` once closed.
+    inner: Option<robotstxt::Robots>,
     /// The native memory reported to V8 for this object, so that the
     /// garbage collector knows what a small JavaScript object holds.
     external: i64,
@@ -232,7 +234,14 @@ impl Robots {
             + strings;
         let external = i64::try_from(estimate).unwrap_or(i64::MAX);
         let _ = env.adjust_external_memory(external);
-        Robots { inner, external }
+        Robots {
+            inner: Some(inner),
+            external,
+        }
+    }
+
+    fn core(&self, env: &Env) -> Result<&robotstxt::Robots> {
+        js::open(env, &self.inner, "Robots")
     }
 
     fn select(
@@ -248,10 +257,12 @@ impl Robots {
         let len = tokens.array_len("tokens")?;
         let mut list = Vec::with_capacity(len as usize);
         for i in 0..len {
+            // An element getter may run JavaScript (even `close()`): the
+            // tokens are all read before the file is.
             let token = tokens.element(i)?;
             list.push(token.with_bytes(format_args!("tokens[{i}]"), <[u8]>::to_vec)?);
         }
-        let rules = select(&self.inner, &list).map_err(|e| js::core_error(env, &e))?;
+        let rules = select(self.core(env)?, &list).map_err(|e| js::core_error(env, &e))?;
         Ok(Rules::wrap(env, rules))
     }
 }
@@ -302,8 +313,9 @@ impl Robots {
     ///   string.
     #[napi(catch_unwind, ts_args_type = "token: string | Uint8Array")]
     pub fn rules_for(&self, env: &Env, token: Unknown) -> Result<Rules> {
+        let robots = self.core(env)?;
         let rules = Js::new(env, &token)
-            .with_bytes("token", |t| self.inner.rules_for(t))?
+            .with_bytes("token", |t| robots.rules_for(t))?
             .map_err(|e| js::core_error(env, &e))?;
         Ok(Rules::wrap(env, rules))
     }
@@ -339,32 +351,35 @@ impl Robots {
 
     /// The profile the body was parsed with.
     #[napi(getter, catch_unwind)]
-    pub fn profile(&self) -> Profile {
-        Profile::from_core(self.inner.profile())
+    pub fn profile(&self, env: &Env) -> Result<Profile> {
+        Ok(Profile::from_core(self.core(env)?.profile()))
     }
 
     /// Every `sitemap` value in file order (RFC 9309 §2.3.5), as written
     /// (bytes that are not UTF-8 read as U+FFFD).
     #[napi(getter, catch_unwind)]
-    pub fn sitemaps(&self) -> Vec<String> {
-        self.inner
+    pub fn sitemaps(&self, env: &Env) -> Result<Vec<String>> {
+        Ok(self
+            .core(env)?
             .sitemaps()
             .map(|s| String::from_utf8_lossy(s).into_owned())
-            .collect()
+            .collect())
     }
 
     /// The first `host` value (Yandex extension), or `null`.
     #[napi(getter, catch_unwind)]
-    pub fn host(&self) -> Option<String> {
-        self.inner
+    pub fn host(&self, env: &Env) -> Result<Option<String>> {
+        Ok(self
+            .core(env)?
             .host()
-            .map(|h| String::from_utf8_lossy(h).into_owned())
+            .map(|h| String::from_utf8_lossy(h).into_owned()))
     }
 
     /// The lines that have something to report, in line order.
     #[napi(getter, catch_unwind)]
-    pub fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.inner
+    pub fn diagnostics(&self, env: &Env) -> Result<Vec<Diagnostic>> {
+        Ok(self
+            .core(env)?
             .diagnostics()
             .iter()
             .map(|d| Diagnostic {
@@ -375,18 +390,31 @@ impl Robots {
                     .filter_map(DiagnosticFlag::from_name)
                     .collect(),
             })
-            .collect()
+            .collect())
     }
 
     /// How many groups the file has.
     #[napi(getter, catch_unwind)]
-    pub fn group_count(&self) -> u32 {
-        u32::try_from(self.inner.group_count()).unwrap_or(u32::MAX)
+    pub fn group_count(&self, env: &Env) -> Result<u32> {
+        Ok(u32::try_from(self.core(env)?.group_count()).unwrap_or(u32::MAX))
     }
 
     /// How many rules the file has (Google's `index.html` extras included).
     #[napi(getter, catch_unwind)]
-    pub fn rule_count(&self) -> u32 {
-        u32::try_from(self.inner.rule_count()).unwrap_or(u32::MAX)
+    pub fn rule_count(&self, env: &Env) -> Result<u32> {
+        Ok(u32::try_from(self.core(env)?.rule_count()).unwrap_or(u32::MAX))
+    }
+
+    /// Frees the parsed file now rather than when the garbage collector
+    /// finds it; rules selected from it keep working. Any other use after
+    /// this throws an `Error` with `code` `'ERR_ROBOTSTXT_CLOSED'`.
+    /// Closing twice does nothing. `[Symbol.dispose]` does the same, for
+    /// `using`.
+    #[napi(catch_unwind)]
+    pub fn close(&mut self, env: &Env) -> Result<()> {
+        if self.inner.take().is_some() {
+            env.adjust_external_memory(-std::mem::take(&mut self.external))?;
+        }
+        Ok(())
     }
 }

@@ -14,9 +14,12 @@ use crate::handles;
 use crate::js::{self, ArrayBuilder, Js, Shape, Value};
 use crate::robots::Profile;
 
-/// Whether the deciding rule allowed or disallowed, or `'none'` when no rule
-/// matched (or the RFC `/robots.txt` exemption applied).
-#[napi(string_enum = "lowercase")]
+/// What decided: an `allow` or `disallow` rule, `'none'` when no rule
+/// matched (or the RFC `/robots.txt` exemption applied), or a blanket
+/// answer that stands where a file's rules would: `'allow-all'` (the
+/// robots.txt is unavailable, a 404 say) or `'disallow-all'` (unreachable:
+/// a 5xx, a network error, not fetched yet); `rules.blanket` says why.
+#[napi(string_enum = "kebab-case")]
 pub enum DecisionKind {
     /// An `allow` rule decided.
     Allow,
@@ -24,6 +27,22 @@ pub enum DecisionKind {
     Disallow,
     /// No rule matched: allowed.
     None,
+    /// A blanket answer allowed everything.
+    AllowAll,
+    /// A blanket answer disallowed everything.
+    DisallowAll,
+}
+
+impl DecisionKind {
+    fn from_core(kind: robotstxt::DecisionKind) -> DecisionKind {
+        match kind {
+            robotstxt::DecisionKind::Allow => DecisionKind::Allow,
+            robotstxt::DecisionKind::Disallow => DecisionKind::Disallow,
+            robotstxt::DecisionKind::NoMatch => DecisionKind::None,
+            robotstxt::DecisionKind::AllowAll => DecisionKind::AllowAll,
+            robotstxt::DecisionKind::DisallowAll => DecisionKind::DisallowAll,
+        }
+    }
 }
 
 /// The answer for one URL and the rule that gave it.
@@ -31,7 +50,8 @@ pub enum DecisionKind {
 pub struct Decision {
     /// May the crawler fetch the URL.
     pub allowed: bool,
-    /// The deciding rule's 1-based line, or 0 when no rule matched.
+    /// The deciding rule's 1-based line, or 0 when no rule matched or a
+    /// blanket answer decided.
     pub line: u32,
     /// The deciding rule's kind.
     pub kind: DecisionKind,
@@ -45,11 +65,7 @@ impl Decision {
         Decision {
             allowed: d.allowed,
             line: d.line,
-            kind: match d.kind {
-                robotstxt::DecisionKind::Allow => DecisionKind::Allow,
-                robotstxt::DecisionKind::Disallow => DecisionKind::Disallow,
-                robotstxt::DecisionKind::NoMatch => DecisionKind::None,
-            },
+            kind: DecisionKind::from_core(d.kind),
             pattern: d.pattern.to_owned(),
         }
     }
@@ -61,7 +77,7 @@ impl Decision {
 struct Decisions<'e> {
     env: &'e Env,
     shape: Shape<'e, 4>,
-    kinds: [Cell<Option<sys::napi_value>>; 3],
+    kinds: [Cell<Option<sys::napi_value>>; 5],
 }
 
 impl<'e> Decisions<'e> {
@@ -78,6 +94,8 @@ impl<'e> Decisions<'e> {
             robotstxt::DecisionKind::Allow => 0,
             robotstxt::DecisionKind::Disallow => 1,
             robotstxt::DecisionKind::NoMatch => 2,
+            robotstxt::DecisionKind::AllowAll => 3,
+            robotstxt::DecisionKind::DisallowAll => 4,
         }];
         let kind = match slot.get() {
             Some(kind) => kind,
@@ -93,6 +111,69 @@ impl<'e> Decisions<'e> {
             Value::Raw(kind),
             Value::Str(d.pattern),
         ])
+    }
+}
+
+/// Why a blanket answer stands: `'status'` (the fetch of robots.txt
+/// ended with `status` after `redirects` redirects: a 4xx or more than
+/// five redirects allow all; a 5xx, 429, 401, 403 or an unfollowed 3xx
+/// disallow all), `'no-response'` (a network error or timeout),
+/// `'not-fetched'` (nothing stored yet), `'unreachable-limit'` (unreachable
+/// past the limit, then treated as unavailable) or `'caller'` (made by
+/// your code).
+#[napi(string_enum = "kebab-case")]
+pub enum CauseKind {
+    /// An HTTP status: see `status` and `redirects`.
+    Status,
+    /// A network error or timeout.
+    NoResponse,
+    /// No fetch stored yet.
+    NotFetched,
+    /// Unreachable past `unreachableLimitMs`, with `afterLimit: 'allow'`.
+    UnreachableLimit,
+    /// Made by the caller.
+    Caller,
+}
+
+/// What caused a blanket answer.
+#[napi(object, object_from_js = false)]
+pub struct Cause {
+    /// What it was.
+    pub kind: CauseKind,
+    /// `'status'`: the final HTTP status.
+    pub status: Option<u16>,
+    /// `'status'`: the redirects followed to reach it.
+    pub redirects: Option<u32>,
+}
+
+/// A blanket answer that stands where a file's rules would, and why.
+#[napi(object, object_from_js = false)]
+pub struct Blanket {
+    /// Whether everything is allowed (else everything is disallowed).
+    pub allowed: bool,
+    /// The fetch outcome that caused it.
+    pub cause: Cause,
+}
+
+impl Blanket {
+    pub fn from_core(blanket: robotstxt::Blanket) -> Blanket {
+        let (kind, status, redirects) = match blanket.cause {
+            robotstxt::Cause::Status { status, redirects } => {
+                (CauseKind::Status, Some(status), Some(redirects))
+            }
+            robotstxt::Cause::NoResponse => (CauseKind::NoResponse, None, None),
+            robotstxt::Cause::NotFetched => (CauseKind::NotFetched, None, None),
+            robotstxt::Cause::UnreachableLimit => (CauseKind::UnreachableLimit, None, None),
+            robotstxt::Cause::Caller => (CauseKind::Caller, None, None),
+        };
+        Blanket {
+            allowed: blanket.allowed,
+            cause: Cause {
+                kind,
+                status,
+                redirects,
+            },
+        }
     }
 }
 
@@ -115,18 +196,20 @@ pub struct RequestRate {
 /// A URL may be absolute (`https://host/a?b#c`), scheme-relative or a path;
 /// only its path, params and query are matched. A string is matched as its
 /// UTF-8 bytes, a `Buffer`/`Uint8Array` as it is.
+///
+/// The garbage collector frees them; `close()` frees them at once.
 #[napi(custom_finalize)]
 pub struct Rules {
-    /// Shared with the table of handles (see `handle`).
-    inner: Arc<robotstxt::Rules>,
+    /// Shared with the table of handles (see `handle`); `None` once closed.
+    inner: Option<Arc<robotstxt::Rules>>,
     external: i64,
     /// The handle's slot, once asked for.
     slot: Cell<Option<u32>>,
 }
 
 impl Rules {
-    pub(crate) fn core(&self) -> &robotstxt::Rules {
-        &self.inner
+    pub(crate) fn core(&self, env: &Env) -> Result<&Arc<robotstxt::Rules>> {
+        js::open(env, &self.inner, "Rules")
     }
 
     pub(crate) fn wrap(env: &Env, inner: robotstxt::Rules) -> Rules {
@@ -134,7 +217,7 @@ impl Rules {
         let external = i64::try_from(128 + inner.len() * 4).unwrap_or(i64::MAX);
         let _ = env.adjust_external_memory(external);
         Rules {
-            inner: Arc::new(inner),
+            inner: Some(Arc::new(inner)),
             external,
             slot: Cell::new(None),
         }
@@ -158,11 +241,13 @@ impl Rules {
     /// with it skips the unwrap and type-tag check of a method call, the
     /// larger part of a single check's cost from JavaScript. A number (see
     /// `handles`), the same for the life of these rules; `null` when the
-    /// thread has no slot left.
+    /// thread has no slot left, or these rules were closed before one was
+    /// asked for (a closed slot names no rules: the module functions then
+    /// throw the closed error).
     #[napi(getter, skip_typescript, js_name = "_handle")]
     pub fn handle(&self) -> Option<u32> {
-        if self.slot.get().is_none() {
-            self.slot.set(handles::take(&self.inner));
+        if let (None, Some(inner)) = (self.slot.get(), &self.inner) {
+            self.slot.set(handles::take(inner));
         }
         self.slot.get()
     }
@@ -173,7 +258,8 @@ impl Rules {
     /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
     #[napi(catch_unwind, ts_args_type = "url: string | Uint8Array")]
     pub fn is_allowed(&self, env: &Env, url: Unknown) -> Result<bool> {
-        Js::new(env, &url).with_bytes("url", |u| self.inner.can_fetch(u))
+        let rules = self.core(env)?;
+        Js::new(env, &url).with_bytes("url", |u| rules.can_fetch(u))
     }
 
     /// The answer for `url` and the line that decided it.
@@ -181,7 +267,8 @@ impl Rules {
     /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
     #[napi(catch_unwind, ts_args_type = "url: string | Uint8Array")]
     pub fn decide(&self, env: &Env, url: Unknown) -> Result<Decision> {
-        Js::new(env, &url).with_bytes("url", |u| Decision::from_core(self.inner.decide(u)))
+        let rules = self.core(env)?;
+        Js::new(env, &url).with_bytes("url", |u| Decision::from_core(rules.decide(u)))
     }
 
     /// The URLs of `urls` that the crawler may fetch, in order, as the same
@@ -196,13 +283,16 @@ impl Rules {
         ts_return_type = "T[]"
     )]
     pub fn filter_allowed<'e>(&self, env: &'e Env, urls: Unknown) -> Result<Unknown<'e>> {
+        // An element getter may run JavaScript, even `close()`: the batch
+        // keeps its own reference to the rules.
+        let rules = Arc::clone(self.core(env)?);
         let urls = Js::new(env, &urls);
         let mut out = ArrayBuilder::new(env)?;
         let len = urls.array_len("urls")?;
-        prefetch_for(&self.inner, len);
+        prefetch_for(&rules, len);
         for i in 0..len {
             let url = urls.element(i)?;
-            if url.with_bytes(format_args!("urls[{i}]"), |u| self.inner.can_fetch(u))? {
+            if url.with_bytes(format_args!("urls[{i}]"), |u| rules.can_fetch(u))? {
                 out.push_raw(url.raw)?;
             }
         }
@@ -220,16 +310,18 @@ impl Rules {
         ts_return_type = "Decision[]"
     )]
     pub fn decide_many<'e>(&self, env: &'e Env, urls: Unknown) -> Result<Unknown<'e>> {
+        // As in `filterAllowed`: its own reference.
+        let rules = Arc::clone(self.core(env)?);
         let urls = Js::new(env, &urls);
         let decisions = Decisions::new(env)?;
         let mut out = ArrayBuilder::new(env)?;
         let len = urls.array_len("urls")?;
-        prefetch_for(&self.inner, len);
+        prefetch_for(&rules, len);
         for i in 0..len {
             let decision = urls
                 .element(i)?
                 .with_bytes(format_args!("urls[{i}]"), |u| {
-                    decisions.make(self.inner.decide(u))
+                    decisions.make(rules.decide(u))
                 })??;
             out.push_raw(decision)?;
         }
@@ -240,49 +332,88 @@ impl Rules {
     /// selected groups, or `null` when they set none (your own floor
     /// applies).
     #[napi(getter, catch_unwind)]
-    pub fn crawl_delay(&self) -> Option<f64> {
-        self.inner.crawl_delay().map(|d| d.as_secs_f64())
+    pub fn crawl_delay(&self, env: &Env) -> Result<Option<f64>> {
+        Ok(self.core(env)?.crawl_delay().map(|d| d.as_secs_f64()))
     }
 
     /// The slowest valid `request-rate` of the selected groups, or `null`.
     #[napi(getter, catch_unwind)]
-    pub fn request_rate(&self) -> Option<RequestRate> {
-        self.inner.request_rate().map(|r| RequestRate {
+    pub fn request_rate(&self, env: &Env) -> Result<Option<RequestRate>> {
+        Ok(self.core(env)?.request_rate().map(|r| RequestRate {
             requests: r.requests,
             seconds: r.seconds,
             interval: r.interval().as_secs_f64(),
-        })
+        }))
     }
 
     /// The profile of the file these rules came from.
     #[napi(getter, catch_unwind)]
-    pub fn profile(&self) -> Profile {
-        Profile::from_core(self.inner.profile())
+    pub fn profile(&self, env: &Env) -> Result<Profile> {
+        Ok(Profile::from_core(self.core(env)?.profile()))
     }
 
     /// How many rules apply (over all tokens in strictest-of mode); 0 means
     /// everything is allowed.
     #[napi(getter, catch_unwind)]
-    pub fn rule_count(&self) -> u32 {
-        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
+    pub fn rule_count(&self, env: &Env) -> Result<u32> {
+        Ok(u32::try_from(self.core(env)?.len()).unwrap_or(u32::MAX))
+    }
+
+    /// `null` for a file's rules; for rules that stand where a file's
+    /// would (a cache's answer for a robots.txt it could not use),
+    /// whether they allow everything and why: the HTTP status and
+    /// redirects, `'no-response'`, `'not-fetched'`, `'unreachable-limit'`
+    /// or `'caller'`.
+    #[napi(getter, catch_unwind)]
+    pub fn blanket(&self, env: &Env) -> Result<Option<Blanket>> {
+        Ok(self.core(env)?.blanket().map(Blanket::from_core))
+    }
+
+    /// When the cache that handed these rules out fetches the robots.txt
+    /// again (epoch ms by its clock), set after a failed fetch: the rules
+    /// are then an old copy kept meanwhile, or a disallow-all. `null`
+    /// otherwise.
+    #[napi(getter, catch_unwind)]
+    pub fn retry_at(&self, env: &Env) -> Result<Option<f64>> {
+        Ok(self.core(env)?.retry_at().map(|ms| ms as f64))
+    }
+
+    /// Frees these rules now rather than when the garbage collector finds
+    /// them. Any other use after this throws an `Error` with `code`
+    /// `'ERR_ROBOTSTXT_CLOSED'`; closing twice does nothing.
+    /// `[Symbol.dispose]` does the same, for `using`.
+    #[napi(catch_unwind)]
+    pub fn close(&mut self, env: &Env) -> Result<()> {
+        if self.inner.take().is_some() {
+            if let Some(slot) = self.slot.get() {
+                handles::close(slot);
+            }
+            env.adjust_external_memory(-std::mem::take(&mut self.external))?;
+        }
+        Ok(())
     }
 }
 
 /// The rules a handle from `rules._handle` names: a whole number that a
-/// live `Rules` holds, nothing else (no rounding, no wrapping round).
+/// live `Rules` holds, nothing else (no rounding, no wrapping round). The
+/// handle of closed rules throws the closed error.
 fn rules_of(env: &Env, handle: f64) -> Result<Arc<robotstxt::Rules>> {
-    let slot = Some(handle)
-        .filter(|h| h.fract() == 0.0 && (0.0..f64::from(u32::MAX)).contains(h))
-        .and_then(|h| handles::get(h as u32));
-    slot.ok_or_else(|| {
-        js::type_error(
+    let slot = if handle.fract() == 0.0 && (0.0..f64::from(u32::MAX)).contains(&handle) {
+        handles::get(handle as u32)
+    } else {
+        handles::Slot::Free
+    };
+    match slot {
+        handles::Slot::Live(rules) => Ok(rules),
+        handles::Slot::Closed => Err(js::closed(env, "Rules")),
+        handles::Slot::Free => Err(js::type_error(
             env,
             &format!(
                 "handle {} names no live Rules (take it from rules._handle)",
                 js::shown(handle)
             ),
-        )
-    })
+        )),
+    }
 }
 
 /// `rules.isAllowed(url)` through a handle from `rules._handle`; the
