@@ -9,7 +9,9 @@ use lru::LruCache;
 use crate::freshness::{parse_if_followed, Answer};
 use crate::origin::origin_of;
 use crate::rules::Blanket;
-use crate::{Cause, Disposition, Entry, Error, FetchResult, FreshnessPolicy, Robots, Rules};
+use crate::{
+    Cause, Disposition, Entry, Error, FetchResult, FreshnessPolicy, Profile, Robots, Rules,
+};
 
 /// How big the cache is and how long a fetch may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,6 +60,23 @@ pub enum Cached {
 }
 
 impl Cached {
+    /// The rules for `token` under this answer, read with `profile` (the
+    /// cache's): a file's rules, or [`Rules::from_blanket`] rules that say
+    /// their cause. The token is checked the same way in every case.
+    ///
+    /// # Errors
+    /// [`Error::InvalidToken`] as [`Robots::rules_for`].
+    pub fn rules_for(&self, profile: Profile, token: impl AsRef<[u8]>) -> Result<Rules, Error> {
+        match (self, self.blanket()) {
+            (Cached::Rules(robots), _) => robots.rules_for(token),
+            (_, blanket) => {
+                crate::agent::check_crawler(profile, token.as_ref())?;
+                let blanket = blanket.expect("a blanket answer has a blanket");
+                Ok(Rules::from_blanket(profile, blanket))
+            }
+        }
+    }
+
     /// The blanket answer and its cause, or `None` for a parsed file.
     pub fn blanket(&self) -> Option<Blanket> {
         match *self {
@@ -450,17 +469,7 @@ impl Cache {
     /// # Errors
     /// [`Error::InvalidToken`] as [`Robots::rules_for`].
     pub fn select(&self, answer: &Cached, token: impl AsRef<[u8]>) -> Result<Rules, Error> {
-        let profile = self.options.policy.parse.profile();
-        match answer.blanket() {
-            None => match answer {
-                Cached::Rules(robots) => robots.rules_for(token),
-                _ => unreachable!("a blanket answer has a blanket"),
-            },
-            Some(blanket) => {
-                crate::agent::check_crawler(profile, token.as_ref())?;
-                Ok(Rules::from_blanket(profile, blanket))
-            }
-        }
+        answer.rules_for(self.options.policy.parse.profile(), token)
     }
 
     /// Forgets `url`'s origin. Returns whether it was held.

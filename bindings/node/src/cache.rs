@@ -169,16 +169,7 @@ impl Answered {
     /// What `robotstxt::Cache::select` gives, without holding the cache:
     /// closing the cache frees it even while its answers live.
     fn select(&self, token: &[u8]) -> std::result::Result<robotstxt::Rules, robotstxt::Error> {
-        let rules = match (&self.answer, self.answer.blanket()) {
-            (robotstxt::Cached::Rules(robots), _) => robots.rules_for(token)?,
-            (_, blanket) => {
-                // The token is checked as a parsed file checks it.
-                robotstxt::Robots::parse_with(b"", &robotstxt::Options::new(self.profile))
-                    .rules_for(token)?;
-                let blanket = blanket.expect("a blanket answer has a blanket");
-                robotstxt::Rules::from_blanket(self.profile, blanket)
-            }
-        };
+        let rules = self.answer.rules_for(self.profile, token)?;
         Ok(rules.with_retry_at(self.retry_at))
     }
 }

@@ -190,19 +190,10 @@ impl Answer {
     /// Raises InvalidTokenError (RFC profile) as Robots.rules_for.
     fn rules_for(&self, py: Python<'_>, token: &Bound<'_, PyAny>) -> PyResult<Rules> {
         let token = text::read(token, &"token")?;
-        let rules = match (&self.core, self.core.blanket()) {
-            (robotstxt::Cached::Rules(robots), _) => robots.rules_for(token.as_bytes()),
-            (_, Some(blanket)) => {
-                // The same check of the token as for a file's rules.
-                let empty =
-                    robotstxt::Robots::parse_with(b"", &robotstxt::Options::new(self.profile));
-                empty
-                    .rules_for(token.as_bytes())
-                    .map(|_| robotstxt::Rules::from_blanket(self.profile, blanket))
-            }
-            (_, None) => unreachable!("a blanket answer has a blanket"),
-        }
-        .or_raise(py)?;
+        let rules = self
+            .core
+            .rules_for(self.profile, token.as_bytes())
+            .or_raise(py)?;
         Ok(Rules::wrap(rules.with_retry_at(self.retry_at)))
     }
 
