@@ -37,40 +37,23 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod access;
-mod agent;
-// Fixed-size copies into a vector's reserved room.
-#[allow(unsafe_code)]
-mod append;
-mod cache;
-mod diagnostics;
+// The layers, bottom up: reading a file, matching URLs against one
+// crawler's rules, the crawl policy around them, and the C ABI.
+mod crawl;
 #[cfg(test)]
 mod draw;
 mod error;
 #[allow(unsafe_code)]
 mod ffi;
-mod freshness;
-mod index;
-mod lex;
-mod options;
-mod origin;
-mod pacer;
-// One heap block for a parse's arrays, read back as typed slices.
-#[allow(unsafe_code)]
-mod packed;
-mod pattern;
-mod percent;
-mod prefetch;
-mod rate;
-mod record;
-mod robots;
-mod rules;
-// SSE2 loads and compares (x86_64 only), each bounds-checked; AVX2 ones
-// only behind `scan::Avx2`, the proof that the CPU has them.
-#[allow(unsafe_code)]
-mod scan;
-mod url;
-mod user_agent;
+mod matching;
+mod parse;
+
+// Each module by its own name, for the paths inside the crate.
+use crawl::{cache, freshness, origin, pacer, user_agent};
+use matching::{index, packed, pattern, percent, prefetch, rules, url};
+use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan};
+
+pub use crawl::access;
 
 pub use access::{Access, AccessPolicy, Cause, Disposition};
 pub use cache::{Cache, CacheOptions, CacheStats, Cached, Lease, Lookup, WhenFetching};
