@@ -44,7 +44,8 @@ miri:
 
 # The side-by-side Rust harness, benches/compare.rs (RUST_BENCH_EXE runs a
 # harness built beforehand instead, as `make bench` does), then what the
-# cache and the pacer cost as they fill, benches/crawl_state.rs.
+# cache and the pacer cost as they fill, benches/crawl_state.rs; and what
+# usage preferences cost, benches/preferences.rs.
 RUST_BENCH_EXE ?=
 rust-bench:
 	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
@@ -52,6 +53,8 @@ rust-bench:
 		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/rust.md)
 	$(CARGO) bench --bench crawl_state -- --rounds $(ROUNDS) \
 		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/crawl.md)
+	$(CARGO) bench --bench preferences -- --rounds $(ROUNDS) \
+		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/preferences.md)
 
 include $(wildcard mk/*.mk)
 
@@ -64,7 +67,7 @@ demo: $(DEMO_STEPS)
 # c-bench, node-bench, go-bench and python-bench from mk/*.mk), each writing its Markdown section
 # into $(BENCH_DIR); then BENCHMARKS.md: a header saying on what machine,
 # when and how busy it was, and the four sections.
-BENCH_STEPS := rust crawl c node go python
+BENCH_STEPS := rust crawl preferences c node go python
 
 # What the steps run, built back to back first, so that all four measure
 # the same tree: the steps then skip c-lib and node-build (-o) and run a

@@ -51,7 +51,13 @@ fn shared() -> PathBuf {
 }
 
 fn tsv(name: &str) -> Vec<Vec<String>> {
-    let text = std::fs::read_to_string(shared().join("bench").join(name)).expect(name);
+    let path = shared().join("bench").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}: the benchmarks need the full shared workload (set ROBOTSTXT_SHARED)",
+            path.display()
+        )
+    });
     text.lines()
         .skip(1)
         .map(|l| l.split('\t').map(str::to_owned).collect())

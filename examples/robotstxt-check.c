@@ -6,13 +6,15 @@
  *     robotstxt-check [OPTIONS] --user-agent HEADER ROBOTS_FILE URL...
  *
  * Prints one line per URL, `user-agent '<ua>' with URI '<url>': ALLOWED` or
- * `DISALLOWED`, and exits 0 when every URL is allowed, 1 when one is not,
+ * `DISALLOWED` (with --json, one JSON object per URL that also holds the
+ * usage preferences), and exits 0 when every URL is allowed, 1 when one is not,
  * 2 on a usage or I/O error (message on stderr). --user-agent takes a whole
  * User-Agent header instead of USER_AGENT and finds its product token with
  * robotstxt_product_token. Options go before the arguments; `--` ends them.
  * ROBOTS_FILE `-` reads standard input, and only as far as the parse limit.
  * Control bytes and `\` in printed text are escaped (`\n`, `\x1b`, `\\`),
- * so a URL cannot forge a line. Run with --help for the options.
+ * so a URL cannot forge a line; JSON strings are escaped as JSON, bytes
+ * that are not UTF-8 as \ufffd. Run with --help for the options.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,6 +35,7 @@ static const char USAGE[] =
     "limit), one line per URL:\n"
     "  user-agent '<ua>' with URI '<url>': ALLOWED|DISALLOWED\n"
     "Control bytes and \\ in printed text are escaped (\\n, \\t, \\x1b, \\\\).\n"
+    "With --json, one JSON object per URL and line instead.\n"
     "Exit status: 0 if every URL is allowed, 1 if one is not, 2 on a usage\n"
     "or I/O error.\n"
     "\n"
@@ -48,7 +51,19 @@ static const char USAGE[] =
     "                        compared whole; URLs compared as given).\n"
     "  --explain             append the deciding line to each result:\n"
     "                        (line N: allow|disallow PATTERN) or\n"
-    "                        (no matching rule)\n"
+    "                        (no matching rule); below it, indented, the\n"
+    "                        usage preferences stated for the URL and the\n"
+    "                        crawler's Content-Signal, when the file has them:\n"
+    "                          usage: LABEL=y|n|unknown (line N), ...\n"
+    "                          content-signal: KEY=yes|no|unset, ... (line N)\n"
+    "  --json                print one JSON object per URL, one per line:\n"
+    "                        {\"url\", \"allowed\", \"line\", \"kind\", \"pattern\",\n"
+    "                         \"preferences\": {LABEL: {\"value\": \"y\"|\"n\"|null,\n"
+    "                         \"lines\": [N, ...]}}, \"content_signal\":\n"
+    "                         {KEY: \"yes\"|\"no\"|null} or null}; train-ai and\n"
+    "                        search are always in preferences. Bytes that\n"
+    "                        are not UTF-8 become \\ufffd. Not with\n"
+    "                        --crawl-delay, --sitemaps or --lint\n"
     "  --crawl-delay         print `crawl-delay: SECONDS` (or `none`)\n"
     "  --sitemaps            print `sitemap: URL` for each sitemap line\n"
     "  --lint                print the lines that have something to report:\n"
@@ -58,7 +73,7 @@ static const char USAGE[] =
 
 struct options {
     robotstxt_profile profile;
-    bool explain, crawl_delay, sitemaps, lint;
+    bool explain, json, crawl_delay, sitemaps, lint;
     const char *file;
     const uint8_t *agent; /* NULL when only --sitemaps/--lint are asked */
     size_t agent_len;
@@ -97,6 +112,72 @@ static void put_escaped(FILE *out, const uint8_t *s, size_t len) {
 
 static void put_escaped_str(FILE *out, const char *s) {
     put_escaped(out, (const uint8_t *)s, strlen(s));
+}
+
+/* The length of the UTF-8 sequence at s[0..len) and whether it is valid;
+ * for an invalid one, the length of its longest valid start (at least 1),
+ * which one U+FFFD replaces, as most decoders do. */
+static size_t utf8_sequence(const uint8_t *s, size_t len, bool *valid) {
+    uint8_t lo = 0x80, hi = 0xBF;
+    size_t need, i;
+    *valid = true;
+    if (s[0] < 0x80) {
+        return 1;
+    } else if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        need = 1;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        need = 2;
+        lo = s[0] == 0xE0 ? 0xA0 : 0x80; /* no overlong forms */
+        hi = s[0] == 0xED ? 0x9F : 0xBF; /* no surrogates */
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        need = 3;
+        lo = s[0] == 0xF0 ? 0x90 : 0x80;
+        hi = s[0] == 0xF4 ? 0x8F : 0xBF; /* nothing past U+10FFFF */
+    } else {
+        *valid = false;
+        return 1;
+    }
+    for (i = 1; i <= need; i++) {
+        if (i >= len || s[i] < lo || s[i] > hi) {
+            *valid = false;
+            return i;
+        }
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return need + 1;
+}
+
+/* Writes `len` bytes as a JSON string: quotes, `\` and control bytes
+ * escaped, and bytes that are not UTF-8 replaced by \ufffd, so that any
+ * JSON parser reads the line. */
+static void put_json_string(FILE *out, const uint8_t *s, size_t len) {
+    size_t i = 0;
+    putc('"', out);
+    while (i < len) {
+        bool valid;
+        size_t n = utf8_sequence(s + i, len - i, &valid);
+        if (!valid) {
+            fputs("\\ufffd", out);
+        } else if (n > 1) {
+            fwrite(s + i, 1, n, out);
+        } else if (s[i] == '"' || s[i] == '\\') {
+            putc('\\', out);
+            putc(s[i], out);
+        } else if (s[i] == '\n') {
+            fputs("\\n", out);
+        } else if (s[i] == '\r') {
+            fputs("\\r", out);
+        } else if (s[i] == '\t') {
+            fputs("\\t", out);
+        } else if (s[i] < 0x20 || s[i] == 0x7f) {
+            fprintf(out, "\\u%04x", s[i]);
+        } else {
+            putc(s[i], out);
+        }
+        i += n;
+    }
+    putc('"', out);
 }
 
 static int usage_error(const char *message, const char *arg) {
@@ -154,6 +235,8 @@ static int parse_args(int argc, char **argv, struct options *o) {
             return EXIT_ALLOWED;
         } else if (strcmp(arg, "--explain") == 0) {
             o->explain = true;
+        } else if (strcmp(arg, "--json") == 0) {
+            o->json = true;
         } else if (strcmp(arg, "--crawl-delay") == 0) {
             o->crawl_delay = true;
         } else if (strcmp(arg, "--sitemaps") == 0) {
@@ -187,12 +270,17 @@ static int parse_args(int argc, char **argv, struct options *o) {
             }
         }
     }
+    /* JSON lines only: another kind of line would break a reader. */
+    if (o->json && (o->crawl_delay || o->sitemaps || o->lint)) {
+        return usage_error("--json cannot be combined with --crawl-delay, --sitemaps or --lint",
+                           NULL);
+    }
     if (rest < 1) {
         return usage_error("missing ROBOTS_FILE", NULL);
     }
     o->file = args[0];
     if (header == NULL && rest == 1) {
-        if (o->crawl_delay || !(o->sitemaps || o->lint)) {
+        if (o->crawl_delay || o->json || !(o->sitemaps || o->lint)) {
             return usage_error("missing USER_AGENT and URL", NULL);
         }
         return -1;
@@ -309,36 +397,185 @@ static void print_lint(const robotstxt_robots *robots, const char *file) {
     }
 }
 
-static int check_urls(const struct options *o, const robotstxt_rules *rules) {
-    int exit_code = EXIT_ALLOWED, i;
-    for (i = 0; i < o->url_count; i++) {
-        const char *url = o->urls[i];
-        robotstxt_decision d;
-        robotstxt_status status =
-            robotstxt_rules_decide(rules, (const uint8_t *)url, strlen(url), &d);
+/* The usage preferences for one URL: `train-ai=y (line 4), search=unknown`
+ * for --explain, or the "preferences" object for --json. */
+static robotstxt_status print_labels(const robotstxt_preferences *p, bool json) {
+    size_t count = 0, i, k;
+    robotstxt_status status = robotstxt_preferences_label_count(p, &count);
+    for (i = 0; status == ROBOTSTXT_STATUS_OK && i < count; i++) {
+        robotstxt_label_preference l;
+        status = robotstxt_preferences_label(p, i, &l);
         if (status != ROBOTSTXT_STATUS_OK) {
-            return api_error(status);
+            break;
         }
-        fputs("user-agent '", stdout);
-        put_escaped(stdout, o->agent, o->agent_len);
-        fputs("' with URI '", stdout);
-        put_escaped_str(stdout, url);
-        printf("': %s", d.allowed ? "ALLOWED" : "DISALLOWED");
-        if (o->explain) {
-            if (d.kind == ROBOTSTXT_DECISION_NONE) {
-                fputs(" (no matching rule)", stdout);
+        if (json) {
+            fputs(i == 0 ? "{" : ", ", stdout);
+            put_json_string(stdout, l.label.ptr, l.label.len);
+            fputs(": {\"value\": ", stdout);
+            if (l.value == ROBOTSTXT_USAGE_UNKNOWN) {
+                fputs("null", stdout);
             } else {
-                printf(" (line %u: %s ", d.line, robotstxt_decision_kind_name(d.kind));
-                put_escaped(stdout, d.pattern.ptr, d.pattern.len);
+                printf("\"%s\"", robotstxt_usage_name(l.value));
+            }
+            fputs(", \"lines\": [", stdout);
+            for (k = 0; k < l.line_count; k++) {
+                printf("%s%u", k == 0 ? "" : ", ", l.lines[k]);
+            }
+            fputs("]}", stdout);
+        } else {
+            fputs(i == 0 ? "  usage: " : ", ", stdout);
+            put_escaped(stdout, l.label.ptr, l.label.len);
+            printf("=%s", robotstxt_usage_name(l.value));
+            for (k = 0; k < l.line_count; k++) {
+                printf("%s%u", k > 0 ? ", " : l.line_count > 1 ? " (lines " : " (line ",
+                       l.lines[k]);
+            }
+            if (l.line_count > 0) {
                 putchar(')');
             }
         }
+    }
+    if (status == ROBOTSTXT_STATUS_OK) {
+        fputs(json ? (count == 0 ? "{}" : "}") : "\n", stdout);
+    }
+    return status;
+}
+
+/* The crawler's Content-Signal (NULL: none): `search=yes, ai-input=unset
+ * (line 5)` for --explain, or the "content_signal" value for --json. */
+static robotstxt_status print_signal(const robotstxt_content_signal *signal, bool json) {
+    size_t count = 0, line_count = 0, i;
+    const uint32_t *lines = NULL;
+    robotstxt_status status;
+    if (signal == NULL) {
+        if (json) {
+            fputs("null", stdout);
+        }
+        return ROBOTSTXT_STATUS_OK;
+    }
+    status = robotstxt_content_signal_count(signal, &count);
+    if (status == ROBOTSTXT_STATUS_OK) {
+        status = robotstxt_content_signal_lines(signal, &lines, &line_count);
+    }
+    for (i = 0; status == ROBOTSTXT_STATUS_OK && i < count; i++) {
+        robotstxt_signal e;
+        const char *value;
+        status = robotstxt_content_signal_entry(signal, i, &e);
+        if (status != ROBOTSTXT_STATUS_OK) {
+            break;
+        }
+        value = !e.is_set ? NULL : e.yes ? "yes" : "no";
+        if (json) {
+            fputs(i == 0 ? "{" : ", ", stdout);
+            put_json_string(stdout, e.key.ptr, e.key.len);
+            if (value == NULL) {
+                fputs(": null", stdout);
+            } else {
+                printf(": \"%s\"", value);
+            }
+        } else {
+            fputs(i == 0 ? "  content-signal: " : ", ", stdout);
+            put_escaped(stdout, e.key.ptr, e.key.len);
+            printf("=%s", value ? value : "unset");
+        }
+    }
+    if (status != ROBOTSTXT_STATUS_OK) {
+        return status;
+    }
+    if (json) {
+        fputs(count == 0 ? "{}" : "}", stdout);
+        return status;
+    }
+    for (i = 0; i < line_count; i++) {
+        printf("%s%u", i > 0 ? ", " : line_count > 1 ? " (lines " : " (line ", lines[i]);
+    }
+    puts(line_count > 0 ? ")" : "");
+    return status;
+}
+
+/* One URL as a line of JSON. */
+static robotstxt_status print_json(const char *url, const robotstxt_decision *d,
+                                   const robotstxt_preferences *p,
+                                   const robotstxt_content_signal *signal) {
+    robotstxt_status status;
+    fputs("{\"url\": ", stdout);
+    put_json_string(stdout, (const uint8_t *)url, strlen(url));
+    printf(", \"allowed\": %s, \"line\": %u, \"kind\": \"%s\", \"pattern\": ",
+           d->allowed ? "true" : "false", d->line, robotstxt_decision_kind_name(d->kind));
+    put_json_string(stdout, d->pattern.ptr, d->pattern.len);
+    fputs(", \"preferences\": ", stdout);
+    status = print_labels(p, true);
+    if (status != ROBOTSTXT_STATUS_OK) {
+        return status;
+    }
+    fputs(", \"content_signal\": ", stdout);
+    status = print_signal(signal, true);
+    if (status == ROBOTSTXT_STATUS_OK) {
+        puts("}");
+    }
+    return status;
+}
+
+/* The result line, and with --explain the deciding rule and, below it,
+ * the usage preferences and Content-Signal when the file states them. */
+static robotstxt_status print_words(const struct options *o, const char *url,
+                                    const robotstxt_decision *d, const robotstxt_preferences *p,
+                                    const robotstxt_content_signal *signal) {
+    size_t statements = 0;
+    robotstxt_status status = ROBOTSTXT_STATUS_OK;
+    fputs("user-agent '", stdout);
+    put_escaped(stdout, o->agent, o->agent_len);
+    fputs("' with URI '", stdout);
+    put_escaped_str(stdout, url);
+    printf("': %s", d->allowed ? "ALLOWED" : "DISALLOWED");
+    if (!o->explain) {
         putchar('\n');
-        if (!d.allowed) {
+        return status;
+    }
+    if (d->kind == ROBOTSTXT_DECISION_NONE) {
+        fputs(" (no matching rule)\n", stdout);
+    } else {
+        printf(" (line %u: %s ", d->line, robotstxt_decision_kind_name(d->kind));
+        put_escaped(stdout, d->pattern.ptr, d->pattern.len);
+        puts(")");
+    }
+    /* Only what the file states: a file without preferences reads as
+     * before. */
+    status = robotstxt_preferences_statement_count(p, &statements);
+    if (status == ROBOTSTXT_STATUS_OK && statements > 0) {
+        status = print_labels(p, false);
+    }
+    if (status == ROBOTSTXT_STATUS_OK) {
+        status = print_signal(signal, false);
+    }
+    return status;
+}
+
+static int check_urls(const struct options *o, const robotstxt_rules *rules) {
+    int exit_code = EXIT_ALLOWED, i;
+    robotstxt_content_signal *signal = NULL;
+    robotstxt_status status = ROBOTSTXT_STATUS_OK;
+    if (o->json || o->explain) {
+        status = robotstxt_rules_content_signal(rules, &signal);
+    }
+    for (i = 0; status == ROBOTSTXT_STATUS_OK && i < o->url_count; i++) {
+        const char *url = o->urls[i];
+        robotstxt_decision d;
+        robotstxt_preferences *p = NULL;
+        status = robotstxt_rules_decide(rules, (const uint8_t *)url, strlen(url), &d);
+        if (status == ROBOTSTXT_STATUS_OK && (o->json || o->explain)) {
+            status = robotstxt_rules_preferences(rules, (const uint8_t *)url, strlen(url), &p);
+        }
+        if (status == ROBOTSTXT_STATUS_OK) {
+            status = o->json ? print_json(url, &d, p, signal) : print_words(o, url, &d, p, signal);
+        }
+        robotstxt_preferences_free(p);
+        if (status == ROBOTSTXT_STATUS_OK && !d.allowed) {
             exit_code = EXIT_DISALLOWED;
         }
     }
-    return exit_code;
+    robotstxt_content_signal_free(signal);
+    return status == ROBOTSTXT_STATUS_OK ? exit_code : api_error(status);
 }
 
 static int run(const struct options *o, const robotstxt_options *parse, const uint8_t *body,
@@ -365,7 +602,7 @@ static int run(const struct options *o, const robotstxt_options *parse, const ui
         exit_code = check_urls(o, rules);
     }
     /* Google's robots_main says so when the file is empty. */
-    if (o->profile == ROBOTSTXT_PROFILE_GOOGLE && body_len == 0 && o->url_count > 0) {
+    if (o->profile == ROBOTSTXT_PROFILE_GOOGLE && body_len == 0 && o->url_count > 0 && !o->json) {
         puts("notice: robots file is empty so all user-agents are allowed");
     }
     if (o->crawl_delay && exit_code != EXIT_USAGE) {

@@ -6,9 +6,11 @@
 Writes OUT_DIR/<target>/<sha1> (fuzz/corpus/ is not committed):
 
 - parse: every body of tests/vectors/*.json and a fixed sample of the real
-  files in SHARED_CORPUS_FILES (every 25th by name); seeds of at most
-  16 KiB only, so the fuzzer stays fast (large bodies and the parse limit
-  are the targets' own business, and tests/bad_input.rs's);
+  files in SHARED_CORPUS_FILES (every 25th by name), or, when that
+  directory does not exist, every file of the committed sample
+  tests/corpus-sample/corpus/files; seeds of at most 16 KiB only, so the
+  fuzzer stays fast (large bodies and the parse limit are the targets' own
+  business, and tests/bad_input.rs's);
 - matching: the same bodies in the target's "arbitrary" mode (a 0 byte,
   the body, then a token line and a URL line from the vector's checks),
   and a few inputs for its "generated" mode;
@@ -88,9 +90,20 @@ def main():
         for url in urls[:3]:
             add("matching", b"\x00" + body + b"\n" + token + b"\n" + url)
 
-    names = sorted(os.listdir(files_dir)) if os.path.isdir(files_dir) else []
+    # The Makefile names the shared corpus even when it does not exist.
+    every = SAMPLE_EVERY
+    if os.path.isdir(files_dir):
+        print(f"fuzz seeds: full shared corpus at {files_dir}, every {every}th file")
+    else:
+        missing = files_dir
+        repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        files_dir = os.path.join(repo, "tests", "corpus-sample", "corpus", "files")
+        every = 1  # already a sample
+        print(f"fuzz seeds: committed sample {files_dir}, every file; "
+              f"the full corpus is in ../shared (none at {missing})")
+    names = sorted(os.listdir(files_dir))
     for i, name in enumerate(names):
-        if i % SAMPLE_EVERY:
+        if i % every:
             continue
         path = os.path.join(files_dir, name)
         if os.path.getsize(path) > MAX_SEED:

@@ -92,6 +92,13 @@
 typedef struct robotstxt_cache robotstxt_cache;
 
 /**
+ * The `content-signal` of one crawler's groups, from
+ * `robotstxt_rules_content_signal`. Immutable; free it with
+ * `robotstxt_content_signal_free`.
+ */
+typedef struct robotstxt_content_signal robotstxt_content_signal;
+
+/**
  * One origin's copy of its robots.txt and when to fetch it again. Not
  * synchronised: calls that change it (`robotstxt_entry_record`) must not
  * overlap with any other call on the same handle; calls that only read
@@ -116,6 +123,13 @@ typedef struct robotstxt_lease robotstxt_lease;
  * overlap with other uses. Free it with `robotstxt_pacer_free`.
  */
 typedef struct robotstxt_pacer robotstxt_pacer;
+
+/**
+ * The usage preferences for one URL, from `robotstxt_rules_preferences`:
+ * an answer of its own, independent of the rules it came from. Immutable;
+ * free it with `robotstxt_preferences_free`.
+ */
+typedef struct robotstxt_preferences robotstxt_preferences;
 
 /**
  * A parsed robots.txt. Immutable: any number of threads may use one handle
@@ -252,6 +266,115 @@ typedef struct robotstxt_blanket {
    */
   uint32_t redirects;
 } robotstxt_blanket;
+
+/**
+ * One label's preference.
+ */
+typedef uint32_t robotstxt_usage;
+
+/**
+ * One label's answer. Borrows from the preferences handle.
+ */
+typedef struct robotstxt_label_preference {
+  /**
+   * The label (`train-ai`, `search`, or another a statement gives).
+   */
+  struct robotstxt_str label;
+  /**
+   * A `ROBOTSTXT_USAGE_*` value.
+   */
+  robotstxt_usage value;
+  /**
+   * The 1-based lines that supplied the value: `line_count` of them.
+   */
+  const uint32_t *lines;
+  /**
+   * How many lines `lines` holds (0: none; `lines` is then NULL).
+   */
+  size_t line_count;
+} robotstxt_label_preference;
+
+/**
+ * A `content-usage` rule that applied. Borrows from the preferences
+ * handle.
+ */
+typedef struct robotstxt_usage_statement {
+  /**
+   * 1-based line number.
+   */
+  uint32_t line;
+  /**
+   * The path pattern as compared (normalised; `/` when none was
+   * written).
+   */
+  struct robotstxt_str path;
+  /**
+   * How many members its statement has (0 when it stated nothing); read
+   * them with `robotstxt_preferences_member`.
+   */
+  size_t member_count;
+} robotstxt_usage_statement;
+
+/**
+ * One member of a statement as written: the label, and its value with
+ * parameters in RFC 9651 form (`n`, `?1`, `y;v=2`). Borrows from the
+ * preferences handle.
+ */
+typedef struct robotstxt_member {
+  /**
+   * The label.
+   */
+  struct robotstxt_str key;
+  /**
+   * The value and its parameters.
+   */
+  struct robotstxt_str value;
+} robotstxt_member;
+
+/**
+ * One Content-Signal key and its answer. Borrows from the handle.
+ */
+typedef struct robotstxt_signal {
+  /**
+   * The key, lower case (`search`, `ai-input`, `ai-train` come first).
+   */
+  struct robotstxt_str key;
+  /**
+   * Whether a valid member set it.
+   */
+  bool is_set;
+  /**
+   * When set: `yes` (true) or `no` (false). Any `no` wins.
+   */
+  bool yes;
+} robotstxt_signal;
+
+/**
+ * A line the library does not read, as written (behaviour §10.7). Borrows
+ * from the handle it came from.
+ */
+typedef struct robotstxt_other_record {
+  /**
+   * The key as written.
+   */
+  struct robotstxt_str key;
+  /**
+   * The value: the rest of the line, comment removed, trimmed.
+   */
+  struct robotstxt_str value;
+  /**
+   * 1-based line number.
+   */
+  uint32_t line;
+  /**
+   * False before the first `user-agent` line (global).
+   */
+  bool in_group;
+  /**
+   * When `in_group`: the 0-based index of the group; else 0.
+   */
+  uint32_t group;
+} robotstxt_other_record;
 
 /**
  * What a line is, from its key.
@@ -662,6 +785,12 @@ typedef struct robotstxt_confirm {
 #define ROBOTSTXT_STATUS_PACER_FULL 12
 
 /**
+ * An HTTP `Content-Usage` field that is no RFC 9651 Dictionary, or is
+ * empty: it states nothing (behaviour §10.6).
+ */
+#define ROBOTSTXT_STATUS_INVALID_FIELD 13
+
+/**
  * A bug in the library: it panicked, and the panic was stopped at the
  * boundary. The handles passed are still valid; please report it with the
  * message from `robotstxt_last_error`.
@@ -741,6 +870,21 @@ typedef struct robotstxt_confirm {
 #define ROBOTSTXT_CAUSE_CALLER 5
 
 /**
+ * Nothing usable stated.
+ */
+#define ROBOTSTXT_USAGE_UNKNOWN 0
+
+/**
+ * The token `y`: the use is allowed.
+ */
+#define ROBOTSTXT_USAGE_YES 1
+
+/**
+ * The token `n`: the use is not allowed.
+ */
+#define ROBOTSTXT_USAGE_NO 2
+
+/**
  * `user-agent` (also the typos `useragent`, `user agent`).
  */
 #define ROBOTSTXT_LINE_USER_AGENT 0
@@ -786,6 +930,16 @@ typedef struct robotstxt_confirm {
 #define ROBOTSTXT_LINE_INVALID 8
 
 /**
+ * `content-usage` (usage preferences, behaviour §10).
+ */
+#define ROBOTSTXT_LINE_CONTENT_USAGE 9
+
+/**
+ * `content-signal` (also `content-signals`; behaviour §10.5).
+ */
+#define ROBOTSTXT_LINE_CONTENT_SIGNAL 10
+
+/**
  * Flag bit: the key is one of Google's accepted typos (`dissallow`…).
  */
 #define ROBOTSTXT_FLAG_TYPO (1 << 0)
@@ -816,6 +970,24 @@ typedef struct robotstxt_confirm {
  * Flag bit: the key is none the library knows; the line is ignored.
  */
 #define ROBOTSTXT_FLAG_UNKNOWN_KEY (1 << 5)
+
+/**
+ * Flag bit: a `content-usage` statement that is no RFC 9651 Dictionary;
+ * the rule is kept and states nothing.
+ */
+#define ROBOTSTXT_FLAG_INVALID_STATEMENT (1 << 6)
+
+/**
+ * Flag bit: a `content-usage` path with no statement; the rule is kept
+ * and states nothing.
+ */
+#define ROBOTSTXT_FLAG_EMPTY_STATEMENT (1 << 7)
+
+/**
+ * Flag bit: a `content-usage` label whose value is not the token `y` or
+ * `n` (unknown), or a `content-signal` member not `key=yes|no` (ignored).
+ */
+#define ROBOTSTXT_FLAG_UNKNOWN_PREFERENCE (1 << 8)
 
 /**
  * The default: 401, 403 and 429 disallow everything until a retry.
@@ -1227,6 +1399,227 @@ const char *robotstxt_decision_kind_name(robotstxt_decision_kind kind);
 const char *robotstxt_cause_name(robotstxt_cause cause);
 
 /**
+ * Writes the usage preferences for `url` to `*preferences_out` (a new
+ * handle): of the selected groups' `content-usage` rules whose path
+ * matches, the longest, combined per label (any `n` wins, then any `y`).
+ * `train-ai` and `search` are always listed. A URL the rules disallow gets
+ * none (`robotstxt_preferences_crawlable` is false).
+ *
+ * # Safety
+ * `rules` must be a live handle; `url` readable for `url_len` bytes (or
+ * NULL when 0); `preferences_out` writable.
+ */
+robotstxt_status robotstxt_rules_preferences(const struct robotstxt_rules *rules,
+                                             const uint8_t *url,
+                                             size_t url_len,
+                                             struct robotstxt_preferences **preferences_out);
+
+/**
+ * Writes to `*combined_out` a new handle: `preferences` combined with the
+ * HTTP `Content-Usage` field of the response (`field_len` bytes), per
+ * label any `n` wins, then any `y`. A URL that is not crawlable keeps its
+ * answer. `ROBOTSTXT_STATUS_INVALID_FIELD` (and nothing written) when the
+ * field is no RFC 9651 Dictionary or is empty.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `field` readable for `field_len`
+ * bytes (or NULL when 0); `combined_out` writable.
+ */
+robotstxt_status robotstxt_preferences_with_header(const struct robotstxt_preferences *preferences,
+                                                   const uint8_t *field,
+                                                   size_t field_len,
+                                                   struct robotstxt_preferences **combined_out);
+
+/**
+ * Frees a handle from `robotstxt_rules_preferences` or
+ * `robotstxt_preferences_with_header`. NULL does nothing.
+ *
+ * # Safety
+ * `preferences` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_preferences_free(struct robotstxt_preferences *preferences);
+
+/**
+ * Writes to `*crawlable_out` whether the rules allow the URL, and the
+ * access answer with its deciding line to `*decision_out` (NULL to skip).
+ * The pattern borrows from `preferences`.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `crawlable_out` writable;
+ * `decision_out` NULL or writable.
+ */
+robotstxt_status robotstxt_preferences_crawlable(const struct robotstxt_preferences *preferences,
+                                                 bool *crawlable_out,
+                                                 struct robotstxt_decision *decision_out);
+
+/**
+ * Writes how many labels the answer lists to `*count_out` (at least 2:
+ * `train-ai` and `search` come first).
+ *
+ * # Safety
+ * `preferences` must be a live handle; `count_out` writable.
+ */
+robotstxt_status robotstxt_preferences_label_count(const struct robotstxt_preferences *preferences,
+                                                   size_t *count_out);
+
+/**
+ * Writes the `index`-th label's answer (from 0) to `*label_out`; it
+ * borrows from `preferences`.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `label_out` writable.
+ */
+robotstxt_status robotstxt_preferences_label(const struct robotstxt_preferences *preferences,
+                                             size_t index,
+                                             struct robotstxt_label_preference *label_out);
+
+/**
+ * Writes the answer for the label `label_len` bytes at `label` to
+ * `*usage_out`: `ROBOTSTXT_USAGE_UNKNOWN` when nothing states it.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `label` readable for `label_len`
+ * bytes (or NULL when 0); `usage_out` writable.
+ */
+robotstxt_status robotstxt_preferences_get(const struct robotstxt_preferences *preferences,
+                                           const uint8_t *label,
+                                           size_t label_len,
+                                           robotstxt_usage *usage_out);
+
+/**
+ * Writes how many `content-usage` rules applied to `*count_out`.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `count_out` writable.
+ */
+robotstxt_status robotstxt_preferences_statement_count(const struct robotstxt_preferences *preferences,
+                                                       size_t *count_out);
+
+/**
+ * Writes the `index`-th rule that applied (from 0, in file order) to
+ * `*statement_out`; it borrows from `preferences`.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `statement_out` writable.
+ */
+robotstxt_status robotstxt_preferences_statement(const struct robotstxt_preferences *preferences,
+                                                 size_t index,
+                                                 struct robotstxt_usage_statement *statement_out);
+
+/**
+ * Writes member `member` of rule `statement` (both from 0) to
+ * `*member_out`; it borrows from `preferences`.
+ *
+ * # Safety
+ * `preferences` must be a live handle; `member_out` writable.
+ */
+robotstxt_status robotstxt_preferences_member(const struct robotstxt_preferences *preferences,
+                                              size_t statement,
+                                              size_t member,
+                                              struct robotstxt_member *member_out);
+
+/**
+ * The name of a `ROBOTSTXT_USAGE_*` value: `"y"`, `"n"`, or `"unknown"`.
+ * A static, NUL-terminated string; NULL for an unknown value.
+ */
+const char *robotstxt_usage_name(robotstxt_usage usage);
+
+/**
+ * Writes to `*signal_out` a new handle holding the combined
+ * `content-signal` of the selected groups, or NULL when they hold no
+ * `content-signal` line. Independent of URLs and of what is allowed.
+ *
+ * # Safety
+ * `rules` must be a live handle; `signal_out` writable.
+ */
+robotstxt_status robotstxt_rules_content_signal(const struct robotstxt_rules *rules,
+                                                struct robotstxt_content_signal **signal_out);
+
+/**
+ * Frees a handle from `robotstxt_rules_content_signal`. NULL does nothing.
+ *
+ * # Safety
+ * `signal` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_content_signal_free(struct robotstxt_content_signal *signal);
+
+/**
+ * Writes how many keys the answer lists to `*count_out` (at least 3).
+ *
+ * # Safety
+ * `signal` must be a live handle; `count_out` writable.
+ */
+robotstxt_status robotstxt_content_signal_count(const struct robotstxt_content_signal *signal,
+                                                size_t *count_out);
+
+/**
+ * Writes the `index`-th key and its answer (from 0) to `*entry_out`; it
+ * borrows from `signal`.
+ *
+ * # Safety
+ * `signal` must be a live handle; `entry_out` writable.
+ */
+robotstxt_status robotstxt_content_signal_entry(const struct robotstxt_content_signal *signal,
+                                                size_t index,
+                                                struct robotstxt_signal *entry_out);
+
+/**
+ * Writes how many `content-signal` lines the selected groups hold to
+ * `*count_out`, and their 1-based line numbers to `*lines_out` (borrowed
+ * from `signal`).
+ *
+ * # Safety
+ * `signal` must be a live handle; both outputs writable.
+ */
+robotstxt_status robotstxt_content_signal_lines(const struct robotstxt_content_signal *signal,
+                                                const uint32_t **lines_out,
+                                                size_t *count_out);
+
+/**
+ * Writes how many lines the library does not read the file has to
+ * `*count_out`: unknown keys, and `content-signal` lines before the first
+ * `user-agent`.
+ *
+ * # Safety
+ * `robots` must be a live handle; `count_out` writable.
+ */
+robotstxt_status robotstxt_robots_other_record_count(const struct robotstxt_robots *robots,
+                                                     size_t *count_out);
+
+/**
+ * Writes the `index`-th such line (from 0, in file order) to
+ * `*record_out`; it borrows from `robots`.
+ *
+ * # Safety
+ * `robots` must be a live handle; `record_out` writable.
+ */
+robotstxt_status robotstxt_robots_other_record(const struct robotstxt_robots *robots,
+                                               size_t index,
+                                               struct robotstxt_other_record *record_out);
+
+/**
+ * Writes how many of the file's other records apply to these rules to
+ * `*count_out`: those in the selected groups and those before the first
+ * group.
+ *
+ * # Safety
+ * `rules` must be a live handle; `count_out` writable.
+ */
+robotstxt_status robotstxt_rules_other_record_count(const struct robotstxt_rules *rules,
+                                                    size_t *count_out);
+
+/**
+ * Writes the `index`-th of them (from 0, in file order) to `*record_out`;
+ * it borrows from `rules`.
+ *
+ * # Safety
+ * `rules` must be a live handle; `record_out` writable.
+ */
+robotstxt_status robotstxt_rules_other_record(const struct robotstxt_rules *rules,
+                                              size_t index,
+                                              struct robotstxt_other_record *record_out);
+
+/**
  * Writes how many lines have something to report to `*count_out`: unknown
  * and invalid lines, and lines with a flag. Blank and comment lines never
  * count.
@@ -1252,14 +1645,16 @@ robotstxt_status robotstxt_robots_diagnostic(const struct robotstxt_robots *robo
 /**
  * The name of a `ROBOTSTXT_LINE_*` kind as diagnostics print it:
  * `"user-agent"`, `"allow"`, `"disallow"`, `"sitemap"`, `"crawl-delay"`,
- * `"request-rate"`, `"host"`, `"unknown"` or `"invalid"`. A static,
+ * `"request-rate"`, `"host"`, `"unknown"`, `"invalid"`, `"content-usage"`
+ * or `"content-signal"`. A static,
  * NUL-terminated string; NULL for an unknown value.
  */
 const char *robotstxt_line_kind_name(robotstxt_line_kind kind);
 
 /**
  * The name of one `ROBOTSTXT_FLAG_*` bit: `"typo"`, `"missing-colon"`,
- * `"too-long"`, `"outside-group"`, `"invalid-value"` or `"unknown-key"`.
+ * `"too-long"`, `"outside-group"`, `"invalid-value"`, `"unknown-key"`,
+ * `"invalid-statement"`, `"empty-statement"` or `"unknown-preference"`.
  * A static, NUL-terminated string; NULL for anything but a single known
  * bit. Bits in increasing order give the names in the order the lint
  * output and the test vectors use.
@@ -1267,7 +1662,7 @@ const char *robotstxt_line_kind_name(robotstxt_line_kind kind);
 const char *robotstxt_diagnostic_flag_name(robotstxt_diagnostic_flags flag);
 
 /**
- * Classifies a fetch of `/robots.txt` (SPEC §6) and writes the
+ * Classifies a fetch of `/robots.txt` (behaviour §6) and writes the
  * `ROBOTSTXT_DISPOSITION_*` value to `*disposition_out`. `http_status` is
  * the final status, or 0 for a network error or timeout; `redirects` how
  * many redirects were followed. An unknown `policy` gives
@@ -1499,7 +1894,7 @@ robotstxt_status robotstxt_cache_lookup(const struct robotstxt_cache *cache,
 /**
  * Stores what the fetch of `lease` returned at `now_ms` and ends the
  * lease: a 2xx body is parsed and becomes the copy, a 304 renews the copy,
- * a failure keeps the old copy and sets the next try (SPEC §6–7). Writes
+ * a failure keeps the old copy and sets the next try (behaviour §6–§7). Writes
  * what the outcome meant to `*disposition_out` unless it is NULL. The cache
  * keeps no pointer into `*fetch`. The lease must still be freed.
  *

@@ -28,13 +28,14 @@ C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
 C_SONAME := librobotstxt.so.$(C_MAJOR)
 # What the Rust standard library needs from the system when the static
-# library is linked (`rustc --print native-static-libs`).
-C_NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl
+# library is linked: `cargo rustc --lib --crate-type staticlib --
+# --print native-static-libs`, verbatim. Also robotstxt.pc's Libs.private.
+C_NATIVE_LIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 C_WARN := -std=c11 -Wall -Wextra -Werror -pedantic -g
 C_FLAGS := $(C_WARN) -Iinclude
 C_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 C_TEST_SRC := tests/c/main.c tests/c/test_api.c tests/c/test_cache.c tests/c/test_vectors.c \
-	tests/c/test_bad_input.c tests/c/test_threads.c
+	tests/c/test_bad_input.c tests/c/test_threads.c tests/c/test_preferences.c
 C_TEST_HDR := tests/c/check.h include/robotstxt.h $(C_OUT)/vectors.h
 C_VALGRIND := valgrind --error-exitcode=3 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
@@ -123,6 +124,8 @@ c-install-test: c-lib c-tools
 	@readelf -d $(C_OUT)/example-pkgconfig | grep -q 'NEEDED.*\[$(C_SONAME)\]' \
 		|| { echo "example does not need $(C_SONAME)" >&2; exit 1; }
 	LD_LIBRARY_PATH=$(abspath $(C_OUT)/prefix)/lib $(C_OUT)/example-pkgconfig
+	$(C_OUT)/prefix/bin/robotstxt-check examples/shop/robots.txt NimbuBot /prices/today
+	test -f $(C_OUT)/prefix/include/robotstxt.hpp
 	@echo "c-install-test: installed, found by pkg-config, linked to $(C_SONAME) and ran"
 
 # The optional C++ wrapper, header-only, under ASan + UBSan.
@@ -173,22 +176,31 @@ c-bench: c-lib
 
 # --- install ---
 
+# The installed tree under $(1), its robotstxt.pc saying prefix=$(2): what
+# `make install` puts under PREFIX and the release tarball (mk/dist.mk)
+# holds. Documentation goes where each wants it.
+define c_install_tree
+	install -d $(1)/bin $(1)/include $(1)/lib/pkgconfig
+	install -m 644 include/robotstxt.h bindings/cpp/robotstxt.hpp $(1)/include/
+	install -m 644 $(C_LIB_A) $(1)/lib/librobotstxt.a
+	install -m 755 $(C_LIB_SO) $(1)/lib/librobotstxt.so.$(C_VERSION)
+	ln -sf librobotstxt.so.$(C_VERSION) $(1)/lib/$(C_SONAME)
+	ln -sf $(C_SONAME) $(1)/lib/librobotstxt.so
+	install -m 755 build/robotstxt-check $(1)/bin/robotstxt-check
+	sed -e 's|@PREFIX@|$(2)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
+		-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' robotstxt.pc.in > $(1)/lib/pkgconfig/robotstxt.pc
+endef
+
 install: c-install
 
-c-install: c-lib
-	install -d $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
-	install -m 644 include/robotstxt.h $(DESTDIR)$(PREFIX)/include/robotstxt.h
-	install -m 644 $(C_LIB_A) $(DESTDIR)$(PREFIX)/lib/librobotstxt.a
-	install -m 755 $(C_LIB_SO) $(DESTDIR)$(PREFIX)/lib/librobotstxt.so.$(C_VERSION)
-	ln -sf librobotstxt.so.$(C_VERSION) $(DESTDIR)$(PREFIX)/lib/$(C_SONAME)
-	ln -sf $(C_SONAME) $(DESTDIR)$(PREFIX)/lib/librobotstxt.so
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
-		-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' robotstxt.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/robotstxt.pc
+c-install: c-lib cli
+	$(call c_install_tree,$(DESTDIR)$(PREFIX),$(PREFIX))
+	install -d $(DESTDIR)$(PREFIX)/share/doc/robotstxt
+	install -m 644 README.md LICENSE-MIT LICENSE-APACHE $(DESTDIR)$(PREFIX)/share/doc/robotstxt/
 
-# --- demo: the practice shop of SPEC §9, answered by the C CLI ---
+# --- demo: the practice shop of behaviour §9, answered by the C CLI ---
 
-# token<TAB>path, one row of the SPEC §9 table per line.
+# token<TAB>path, one row of the behaviour §9 table per line.
 define C_SHOP_ROWS
 NimbuBot	/prices/today
 NimbuBot	/prices/history
@@ -206,7 +218,7 @@ endef
 export C_SHOP_ROWS
 
 demo-c: cli
-	@echo "== C: build/robotstxt-check --explain examples/shop/robots.txt TOKEN PATH (SPEC §9) =="
+	@echo "== C: build/robotstxt-check --explain examples/shop/robots.txt TOKEN PATH (behaviour §9) =="
 	@printf '%s\n' "$$C_SHOP_ROWS" | while IFS='	' read -r token path; do \
 		out=$$(build/robotstxt-check --explain examples/shop/robots.txt "$$token" "$$path" 2>&1); \
 		printf '[exit %s] %s\n' "$$?" "$$out"; \

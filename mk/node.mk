@@ -11,7 +11,7 @@ NODE_DIR := bindings/node
 NODE_EXAMPLE := examples/node
 # npm ci writes this file last: it stands for a complete install.
 NODE_STAMP := $(NODE_DIR)/node_modules/.package-lock.json
-# The examples' own install: a link to $(NODE_DIR) as `robotstxt`.
+# The examples' own install: a link to $(NODE_DIR) as `robotstxt-engine`.
 NODE_EXAMPLE_STAMP := $(NODE_EXAMPLE)/node_modules/.package-lock.json
 
 # @napi-rs/cli and robots-parser, exactly as package-lock.json pins them.
@@ -59,7 +59,7 @@ node-bench: node-build
 	cd $(NODE_DIR) && BENCH_PASSES=$(ROUNDS) $(NPM) run --silent bench \
 		$(if $(BENCH_MD),-- --markdown $(abspath $(BENCH_DIR))/node.md)
 
-# The practice shop (SPEC §9) through `import ... from 'robotstxt'`.
+# The practice shop (behaviour §9) through `import ... from 'robotstxt-engine'`.
 demo-node: node-build $(NODE_EXAMPLE_STAMP)
 	cd $(NODE_EXAMPLE) && $(NODE) shop.mjs
 

@@ -83,7 +83,7 @@ python-bench: python $(PY_BENCH_STAMP)
 	cd $(PY_OUT) && bench-venv/bin/python $(CURDIR)/$(PY_DIR)/bench/bench.py --passes $(ROUNDS) \
 		$(if $(BENCH_MD),--markdown $(abspath $(BENCH_DIR))/python.md)
 
-# The practice shop (SPEC §9) through `import robotstxt`.
+# The practice shop (behaviour §9) through `import robotstxt`.
 demo-python: python
 	@$(PY_VENV)/bin/pip install $(PY_PIP) --no-index --no-deps --force-reinstall $(PY_WHEEL)
 	@cd $(PY_OUT) && venv/bin/python $(CURDIR)/$(PY_EXAMPLES)/shop.py $(CURDIR)/examples/shop/robots.txt

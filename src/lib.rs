@@ -32,7 +32,7 @@
 //! [`Entry`] keeps one copy fresh as a pure function of `now` (§2.4).
 //!
 //! [`Profile`] chooses between RFC 9309 and Google's reading where they
-//! differ; see SPEC.md for every rule.
+//! differ; see `docs/behaviour.md` for every rule.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -50,8 +50,8 @@ mod parse;
 
 // Each module by its own name, for the paths inside the crate.
 use crawl::{cache, freshness, origin, pacer, user_agent};
-use matching::{index, packed, pattern, percent, prefetch, rules, url};
-use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan};
+use matching::{index, packed, pattern, percent, preferences, prefetch, rules, url};
+use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan, usage};
 
 pub use crawl::access;
 
@@ -62,10 +62,12 @@ pub use error::Error;
 pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
 pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use pacer::{Confirm, Pacer, PacerOptions, Ticket};
+pub use preferences::{ContentSignal, LabelPreference, Preferences, UsageStatement};
 pub use rate::{RequestRate, MAX_DELAY};
 pub use record::LineKind;
 pub use robots::Robots;
 pub use rules::{Blanket, Decision, DecisionKind, Rules};
+pub use usage::{Member, OtherRecord, StatementError, Usage};
 pub use user_agent::product_token;
 
 /// The library's version, from `Cargo.toml`.

@@ -5,7 +5,7 @@
 //! from its input rather than from ours: it does not skip a BOM (it reads
 //! chars, not bytes), it does not end a line at a NUL, and it still ends a
 //! group at `sitemap` and unknown lines, which Google's parser no longer
-//! does (SPEC §3). One it cannot: its `*` matcher shifts its position list
+//! does (behaviour §3). One it cannot: its `*` matcher shifts its position list
 //! instead of overwriting it, so files with wildcard rules are left to the
 //! property tests and the vectors.
 
@@ -137,7 +137,10 @@ fn google_profile_agrees_with_google() {
         "{compared} answers compared; {wildcard_files} files with `*` left out; \
          the port panicked on {port_panics}"
     );
-    assert!(compared > 35_000, "{compared}");
+    // Most questions get compared: a share of those the data asks, so that
+    // it holds for the sample too (it was 35,000 of the full 80,040).
+    let asked: usize = workload.iter().map(|(_, urls)| 2 * urls.len()).sum();
+    assert!(compared * 100 > asked * 43, "{compared} of {asked}");
     let shown = differences
         .iter()
         .take(40)

@@ -1,4 +1,4 @@
-//! The cache and pacer under concurrency (SPEC §6–8).
+//! The cache and pacer under concurrency (behaviour §6–§8).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};

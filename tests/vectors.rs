@@ -159,6 +159,110 @@ fn run_checks(rules: &Rules, checks: &Value, at: &str) {
     }
 }
 
+fn other_record_json(r: &robotstxt::OtherRecord) -> Value {
+    serde_json::json!({
+        "key": String::from_utf8_lossy(&r.key),
+        "key_lower": String::from_utf8_lossy(&r.key_lower()),
+        "value": String::from_utf8_lossy(&r.value),
+        "line": r.line,
+        "group": r.group,
+    })
+}
+
+fn labels_json(labels: &[robotstxt::LabelPreference]) -> Value {
+    let map: Map<String, Value> = labels
+        .iter()
+        .map(|p| {
+            let entry = serde_json::json!({"value": p.value.name(), "lines": p.lines});
+            (p.label.clone(), entry)
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The usage-preference fields of a parse case (behaviour §10).
+fn run_preference_checks(rules: &Rules, case: &Map<String, Value>, at: &str) {
+    for check in case
+        .get("preferences")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let check = check.as_object().unwrap();
+        check_fields(
+            check,
+            &["url", "crawlable", "line", "labels", "statements"],
+            at,
+        );
+        let url = check["url"].as_str().unwrap();
+        let got = rules.preferences(url);
+        assert_eq!(
+            got.labels.len(),
+            labels_json(&got.labels).as_object().unwrap().len(),
+            "{at} {url}: a label twice"
+        );
+        let got = serde_json::json!({
+            "url": url,
+            "crawlable": got.crawlable,
+            "line": got.decision.line,
+            "labels": labels_json(&got.labels),
+            "statements": got.statements.iter().map(|s| s.line).collect::<Vec<_>>(),
+        });
+        assert_eq!(
+            &got,
+            &Value::Object(check.clone()),
+            "{at} {url}: preferences"
+        );
+    }
+    if let Some(want) = case.get("content_signal") {
+        let got = rules.content_signal().map(|signal| {
+            let signals: Map<String, Value> = signal
+                .signals
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.map(|yes| if yes { "yes" } else { "no" }).into(),
+                    )
+                })
+                .collect();
+            serde_json::json!({"signals": signals, "lines": signal.lines})
+        });
+        assert_eq!(&got.unwrap_or(Value::Null), want, "{at}: content_signal");
+    }
+    if let Some(want) = case.get("other_records_for") {
+        let got: Vec<u32> = rules.other_records().map(|r| r.line).collect();
+        assert_eq!(&serde_json::json!(got), want, "{at}: other_records_for");
+    }
+    for check in case
+        .get("header")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let check = check.as_object().unwrap();
+        check_fields(check, &["url", "field", "labels", "error"], at);
+        let url = check["url"].as_str().unwrap();
+        let field = check["field"].as_str().unwrap();
+        match (
+            rules.preferences(url).with_header(field.as_bytes()),
+            check.get("error"),
+        ) {
+            (Ok(got), None) => {
+                assert_eq!(&labels_json(&got.labels), &check["labels"], "{at} {field}")
+            }
+            (Err(err), Some(want)) => {
+                let name = match err {
+                    robotstxt::StatementError::Syntax => "syntax",
+                    robotstxt::StatementError::Empty => "empty",
+                };
+                assert_eq!(name, want.as_str().unwrap(), "{at} {field}");
+            }
+            (got, want) => panic!("{at} {field}: got {got:?}, want {want:?}"),
+        }
+    }
+}
+
 fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
     check_fields(
         case,
@@ -177,6 +281,11 @@ fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
             "sitemaps",
             "host",
             "diagnostics",
+            "preferences",
+            "content_signal",
+            "other_records",
+            "other_records_for",
+            "header",
             "note",
         ],
         at,
@@ -212,6 +321,14 @@ fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
                 .collect();
             assert_eq!(&Value::Array(got), diagnostics, "{at}: diagnostics");
         }
+        if let Some(others) = case.get("other_records") {
+            let got: Vec<Value> = robots
+                .other_records()
+                .iter()
+                .map(other_record_json)
+                .collect();
+            assert_eq!(&Value::Array(got), others, "{at}: other_records");
+        }
         let selected = (case.contains_key("token") || case.contains_key("tokens"))
             .then(|| select(&robots, case));
         match (case.get("error"), selected) {
@@ -234,6 +351,7 @@ fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
                 if let Some(checks) = case.get("checks") {
                     run_checks(&rules, checks, &at);
                 }
+                run_preference_checks(&rules, case, &at);
                 if let Some(delay) = case.get("crawl_delay") {
                     let got = rules.crawl_delay().map(|d| d.as_secs_f64());
                     assert_eq!(got, delay.as_f64(), "{at}: crawl_delay");
@@ -250,7 +368,15 @@ fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
                 }
             }
             (None, None) => {
-                for key in ["checks", "crawl_delay", "request_rate"] {
+                for key in [
+                    "checks",
+                    "crawl_delay",
+                    "request_rate",
+                    "preferences",
+                    "content_signal",
+                    "other_records_for",
+                    "header",
+                ] {
                     assert!(!case.contains_key(key), "{at}: {key} needs a token");
                 }
             }

@@ -14,7 +14,7 @@ import (
 )
 
 // AccessPolicy says how to read the statuses where RFC 9309 leaves a
-// choice (SPEC §6).
+// choice (behaviour §6).
 type AccessPolicy uint32
 
 const (
@@ -37,7 +37,7 @@ func (p AccessPolicy) String() string {
 	return "AccessPolicy(" + itoa(uint64(p)) + ")"
 }
 
-// Disposition is what a fetch outcome means (SPEC §6).
+// Disposition is what a fetch outcome means (behaviour §6).
 type Disposition uint32
 
 const (
@@ -77,7 +77,7 @@ func (d Disposition) String() string {
 	return "Disposition(" + itoa(uint64(d)) + ")"
 }
 
-// Classify says what a fetch of /robots.txt means (SPEC §6). status is the
+// Classify says what a fetch of /robots.txt means (behaviour §6). status is the
 // final HTTP status, or 0 for a network error or timeout (no response);
 // redirects is how many redirects were followed to reach it.
 //

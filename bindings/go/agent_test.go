@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 func TestProductToken(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 const shopBody = `User-agent: *
@@ -66,7 +66,7 @@ func panics(f func()) (msg string) {
 	return ""
 }
 
-func TestShop(t *testing.T) { // SPEC §9
+func TestShop(t *testing.T) { // behaviour §9
 	robots := mustParse(t, shopBody)
 	for _, tc := range []struct {
 		token, path string
@@ -250,7 +250,7 @@ func TestCloseAndMisuse(t *testing.T) {
 	}
 }
 
-func TestAccessAndEntry(t *testing.T) { // SPEC §6–7
+func TestAccessAndEntry(t *testing.T) { // behaviour §6–§7
 	if d := robotstxt.Classify(0, 0, robotstxt.Careful); d != robotstxt.DisallowAll || !d.RetryLater() {
 		t.Errorf("no response: %v", d)
 	}

@@ -134,7 +134,7 @@ func DefaultCacheOptions() CacheOptions {
 // Cache is a cache of robots.txt copies keyed by origin
 // (scheme://host[:port]), safe for concurrent use: it fetches each origin
 // once even when many goroutines ask at the same moment, refreshes copies
-// on time (SPEC §7), and answers with the rules for your crawler.
+// on time (behaviour §7), and answers with the rules for your crawler.
 //
 // Rules is the whole job in one call. Lookup and Lease are the steps under
 // it, with an explicit clock, for callers that schedule fetches
@@ -320,7 +320,7 @@ func (c *Cache) Lookup(url, token string, now time.Time, when WhenFetching) (Loo
 // Rules returns the rules for the crawler token at url (an absolute http or
 // https URL), from a fresh copy of the origin's robots.txt, or from an old
 // copy while it is refreshed or unreachable, or a blanket allow-all or
-// disallow-all as SPEC §6 says. When the copy is missing or due, one
+// disallow-all as behaviour §6 says. When the copy is missing or due, one
 // goroutine per origin calls the cache's FetchFunc and stores what it got;
 // the others wait for it (or, with DisallowWhileFetching and no copy, get
 // disallow-all rules at once), or use the old copy meanwhile.
@@ -378,7 +378,7 @@ func (c *Cache) fetchAndStore(ctx context.Context, lease *Lease) error {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
-		resp = Response{} // no response: a network error (SPEC §6)
+		resp = Response{} // no response: a network error (behaviour §6)
 	}
 	_, err = lease.Store(c.now(), resp)
 	return err
@@ -528,7 +528,7 @@ func (l *Lease) cacheHandle() *C.robotstxt_cache {
 
 // Store records what the fetch returned at now and ends the lease: a 2xx
 // body is parsed and becomes the copy, a 304 renews the copy, a failure
-// keeps the old copy and sets the next try (SPEC §6–7). It returns what the
+// keeps the old copy and sets the next try (behaviour §6–§7). It returns what the
 // outcome meant, and wakes the goroutines waiting in Cache.Rules.
 //
 // Errors: ErrInvalidLease when the lease was already stored or abandoned,

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 // A clock a test moves by hand.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 // One Robots and one Rules shared by many goroutines, which also select
@@ -192,7 +192,7 @@ func TestCacheContext(t *testing.T) {
 	}
 }
 
-// A fetch error is no response (SPEC §6): disallow everything for now.
+// A fetch error is no response (behaviour §6): disallow everything for now.
 func TestCacheFetchError(t *testing.T) {
 	cache, err := robotstxt.NewCache(func(context.Context, robotstxt.FetchRequest) (robotstxt.Response, error) {
 		return robotstxt.Response{}, errors.New("connection refused")

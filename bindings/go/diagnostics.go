@@ -22,11 +22,15 @@ const (
 	LineHost        LineKind = C.ROBOTSTXT_LINE_HOST         // host (Yandex extension)
 	LineUnknown     LineKind = C.ROBOTSTXT_LINE_UNKNOWN      // a key the library does not know; ignored
 	LineInvalid     LineKind = C.ROBOTSTXT_LINE_INVALID      // neither blank nor a comment, yet no key; ignored
+	// content-usage: a usage-preference rule (behaviour §10.2)
+	LineContentUsage LineKind = C.ROBOTSTXT_LINE_CONTENT_USAGE
+	// content-signal (also content-signals; behaviour §10.5)
+	LineContentSignal LineKind = C.ROBOTSTXT_LINE_CONTENT_SIGNAL
 )
 
 // String returns the kind as diagnostics print it: "user-agent", "allow",
-// "disallow", "sitemap", "crawl-delay", "request-rate", "host", "unknown"
-// or "invalid".
+// "disallow", "sitemap", "crawl-delay", "request-rate", "host", "unknown",
+// "invalid", "content-usage" or "content-signal".
 func (k LineKind) String() string {
 	if name := C.robotstxt_line_kind_name(C.robotstxt_line_kind(k)); name != nil {
 		return C.GoString(name)
@@ -54,11 +58,22 @@ const (
 	// FlagUnknownKey: the key is none the library knows; the line is
 	// ignored.
 	FlagUnknownKey DiagnosticFlags = C.ROBOTSTXT_FLAG_UNKNOWN_KEY
+	// FlagInvalidStatement: a content-usage statement that is no RFC 9651
+	// Dictionary; the rule is kept and states nothing.
+	FlagInvalidStatement DiagnosticFlags = C.ROBOTSTXT_FLAG_INVALID_STATEMENT
+	// FlagEmptyStatement: a content-usage path with no statement; the rule
+	// is kept and states nothing.
+	FlagEmptyStatement DiagnosticFlags = C.ROBOTSTXT_FLAG_EMPTY_STATEMENT
+	// FlagUnknownPreference: a content-usage label whose value is not the
+	// token y or n (unknown), or a content-signal member not key=yes|no
+	// (ignored).
+	FlagUnknownPreference DiagnosticFlags = C.ROBOTSTXT_FLAG_UNKNOWN_PREFERENCE
 )
 
 // Names returns the name of each flag set, in increasing bit order (the
 // order lint output uses): "typo", "missing-colon", "too-long",
-// "outside-group", "invalid-value", "unknown-key".
+// "outside-group", "invalid-value", "unknown-key", "invalid-statement",
+// "empty-statement", "unknown-preference".
 func (f DiagnosticFlags) Names() []string {
 	var names []string
 	for bit := DiagnosticFlags(1); bit != 0 && bit <= f; bit <<= 1 {

@@ -12,7 +12,7 @@
 //	if rules.Allowed("https://bazaar.nimbu.test/prices/today") { ... }
 //	delay, ok := rules.CrawlDelay()
 //
-// Beyond the file itself (SPEC §6–8 of the project):
+// Beyond the file itself (behaviour §6–§8, in docs/behaviour.md):
 //
 //   - Classify and FromOutcome say what a fetch of /robots.txt means (a
 //     404 allows everything, a 503 disallows everything for now, ...).
@@ -27,6 +27,13 @@
 //     sleeps until the request may go; Record says when it ended.
 //   - ProductToken finds the crawler's product token in a User-Agent
 //     header.
+//
+// Usage preferences (behaviour §10): Rules.Preferences says what a URL's
+// content may be used for (Content-Usage, such as train-ai=n), and
+// Preferences.WithHeader adds a response's own Content-Usage field;
+// Rules.ContentSignal gives the crawler's Content-Signal; OtherRecords
+// lists the lines the library does not read (Clean-param, LLM-Policy).
+// None of them changes an access answer.
 //
 // # Memory and concurrency
 //
@@ -50,7 +57,9 @@
 //
 // # Building
 //
-// The package links ../../target/release/librobotstxt.a, which `make c-lib`
-// (or `cargo build --release --lib`) in the repository root builds; `make
-// go-test` does both.
+// The module ships include/robotstxt.h and a prebuilt static library for
+// linux/amd64 (lib/linux_amd64/librobotstxt.a), so `go get` and a C
+// compiler for cgo are all a build needs; no Rust toolchain. Elsewhere,
+// build the library from source as unsupported_platform.go says. In the
+// repository, `make go-test` builds the library and stages both files.
 package robotstxt

@@ -51,6 +51,10 @@ var (
 	// ErrHostDisabled: Pacer.Wait for a host switched off with
 	// Pacer.SetEnabled.
 	ErrHostDisabled = errors.New("robotstxt: host switched off")
+	// ErrInvalidField: an HTTP Content-Usage field given to
+	// Preferences.WithHeader that is not an RFC 9651 Dictionary, or is
+	// empty; it states nothing. The message says which.
+	ErrInvalidField = errors.New("robotstxt: invalid Content-Usage field")
 )
 
 // TokenError is the error for a crawler name that is not a product token
@@ -72,7 +76,8 @@ func (e *TokenError) Is(target error) bool { return target == ErrInvalidToken }
 
 // Error is any other error a caller can cause: a bad option, an empty token
 // list, a URL the cache cannot key, a host the pacer cannot key, a lease
-// used twice, a ticket confirmed after it was spent, a full pacer.
+// used twice, a ticket confirmed after it was spent, a full pacer, a
+// Content-Usage field that states nothing.
 // errors.Is(err, Kind) holds for its Kind.
 type Error struct {
 	// Kind is one of the Err* values above other than ErrInvalidToken.
@@ -134,6 +139,8 @@ func failure(op string, status C.robotstxt_status, e C.go_err, token string) err
 		kind = ErrInvalidTicket
 	case C.ROBOTSTXT_STATUS_PACER_FULL:
 		kind = ErrPacerFull
+	case C.ROBOTSTXT_STATUS_INVALID_FIELD:
+		kind = ErrInvalidField
 	default:
 		panic(fmt.Sprintf("robotstxt: %s failed: %s (status %d): %s; this is a bug, please report it",
 			op, statusMessage(status), uint32(status), msg))

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 const exampleBody = `User-agent: *
@@ -231,4 +231,39 @@ func ExampleRules_Blanket() {
 	// Not the file's rules: the file is unreachable, so ask again later.
 	fmt.Println(d.Allowed, d.Kind, b.Cause, b.Status, at.Sub(t0))
 	// Output: false disallow-all status 503 10m0s
+}
+
+func ExampleRules_Preferences() {
+	robots, _ := robotstxt.Parse([]byte(`User-agent: *
+Content-Signal: search=yes, ai-train=no
+Content-Usage: train-ai=n
+Content-Usage: /blog/ train-ai=y
+Clean-param: ref /blog/
+`))
+	defer robots.Close()
+	rules, _ := robots.RulesFor("ExampleBot")
+	defer rules.Close()
+
+	p, _ := rules.Preferences("https://a.test/blog/post")
+	for _, l := range p.Labels {
+		fmt.Printf("%s=%q lines %v\n", l.Label, l.Value, l.Lines)
+	}
+	// A response's own Content-Usage field combines with the file's answer.
+	page, err := p.WithHeader("train-ai=n")
+	fmt.Println("with the field:", page.Get("train-ai"), err)
+	_, err = p.WithHeader("Train-AI=n")
+	fmt.Println(errors.Is(err, robotstxt.ErrInvalidField))
+
+	signal, _ := rules.ContentSignal()
+	fmt.Println("ai-train:", signal.Get("ai-train"), "lines", signal.Lines)
+	for _, r := range robots.OtherRecords() {
+		fmt.Printf("line %d: %s: %s\n", r.Line, r.Key, r.Value)
+	}
+	// Output:
+	// train-ai="y" lines [4]
+	// search="" lines []
+	// with the field: n <nil>
+	// true
+	// ai-train: no lines [2]
+	// line 5: Clean-param: ref /blog/
 }

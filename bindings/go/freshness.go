@@ -21,7 +21,7 @@ const (
 )
 
 // FreshnessPolicy says how long copies live and how failures are retried
-// (SPEC §7). Start from DefaultFreshnessPolicy and change what you need.
+// (behaviour §7). Start from DefaultFreshnessPolicy and change what you need.
 type FreshnessPolicy struct {
 	// FreshFor is how long a copy is fresh: 24h. A shorter max-age
 	// shortens it.
@@ -109,7 +109,7 @@ type Validators struct {
 }
 
 // Entry is one origin's copy of its robots.txt and when to fetch it again
-// (SPEC §7): the freshness rules as functions of the time you pass. It is
+// (behaviour §7): the freshness rules as functions of the time you pass. It is
 // safe for concurrent use. Cache does this for many origins at once.
 //
 // Call Close when done with it; a cleanup frees it otherwise. Using an

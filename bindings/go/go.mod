@@ -1,4 +1,4 @@
-module robotstxt.dev/go/robotstxt
+module github.com/robotstxt-engine/robotstxt-go
 
 go 1.24
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
-	"robotstxt.dev/go/robotstxt/internal/cmem"
+	"github.com/robotstxt-engine/robotstxt-go"
+	"github.com/robotstxt-engine/robotstxt-go/internal/cmem"
 )
 
 // rss returns the resident set size of the process, in bytes: C memory

@@ -53,7 +53,7 @@ func DefaultPacerOptions() PacerOptions {
 	}
 }
 
-// Pacer hands out request start times per host (SPEC §8): the gap between
+// Pacer hands out request start times per host (behaviour §8): the gap between
 // the starts of two requests to one host is at least max(floor,
 // crawl-delay, request-rate interval), widened while the host answers 429
 // or 5xx, and pushed by Retry-After; at most MaxInFlight requests to a

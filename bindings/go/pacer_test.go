@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 func newPacer(t *testing.T, options robotstxt.PacerOptions) *robotstxt.Pacer {

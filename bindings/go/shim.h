@@ -269,7 +269,163 @@ static inline go_diagnostic go_diagnostic_at(const robotstxt_robots *robots, siz
     return r;
 }
 
-/* --- fetch outcome (SPEC §6) --- */
+/* --- usage preferences (behaviour §10) --- */
+
+static inline go_handle go_preferences(const robotstxt_rules *rules, const uint8_t *url,
+                                       size_t len) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_preferences *p = NULL;
+    r.status = robotstxt_rules_preferences(rules, url, len, &p);
+    r.handle = p;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_handle go_with_header(const robotstxt_preferences *p, const uint8_t *field,
+                                       size_t len) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_preferences *combined = NULL;
+    r.status = robotstxt_preferences_with_header(p, field, len, &combined);
+    r.handle = combined;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* Whether the URL is crawlable, its decision, and how many labels and
+ * statements the answer has: one call for the fixed part. */
+typedef struct go_pref_head {
+    robotstxt_status status;
+    bool crawlable;
+    robotstxt_decision decision;
+    size_t labels;
+    size_t statements;
+    go_err err;
+} go_pref_head;
+
+static inline go_pref_head go_preferences_head(const robotstxt_preferences *p) {
+    go_pref_head r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_preferences_crawlable(p, &r.crawlable, &r.decision);
+    if (r.status == ROBOTSTXT_STATUS_OK) r.status = robotstxt_preferences_label_count(p, &r.labels);
+    if (r.status == ROBOTSTXT_STATUS_OK)
+        r.status = robotstxt_preferences_statement_count(p, &r.statements);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_label {
+    robotstxt_status status;
+    robotstxt_label_preference label;
+    go_err err;
+} go_label;
+
+static inline go_label go_preferences_label(const robotstxt_preferences *p, size_t index) {
+    go_label r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_preferences_label(p, index, &r.label);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_statement {
+    robotstxt_status status;
+    robotstxt_usage_statement statement;
+    go_err err;
+} go_statement;
+
+static inline go_statement go_preferences_statement(const robotstxt_preferences *p, size_t index) {
+    go_statement r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_preferences_statement(p, index, &r.statement);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_member {
+    robotstxt_status status;
+    robotstxt_member member;
+    go_err err;
+} go_member;
+
+static inline go_member go_preferences_member(const robotstxt_preferences *p, size_t statement,
+                                              size_t member) {
+    go_member r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_preferences_member(p, statement, member, &r.member);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_handle go_content_signal(const robotstxt_rules *rules) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_content_signal *s = NULL;
+    r.status = robotstxt_rules_content_signal(rules, &s);
+    r.handle = s;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* How many keys a content signal has, and its lines. */
+typedef struct go_signal_head {
+    robotstxt_status status;
+    size_t count;
+    const uint32_t *lines;
+    size_t line_count;
+    go_err err;
+} go_signal_head;
+
+static inline go_signal_head go_content_signal_head(const robotstxt_content_signal *s) {
+    go_signal_head r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_content_signal_count(s, &r.count);
+    if (r.status == ROBOTSTXT_STATUS_OK)
+        r.status = robotstxt_content_signal_lines(s, &r.lines, &r.line_count);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_signal {
+    robotstxt_status status;
+    robotstxt_signal entry;
+    go_err err;
+} go_signal;
+
+static inline go_signal go_content_signal_entry(const robotstxt_content_signal *s, size_t index) {
+    go_signal r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_content_signal_entry(s, index, &r.entry);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* Other records of a file (rules == NULL) or of a crawler's rules. */
+static inline go_count go_other_record_count(const robotstxt_robots *robots,
+                                             const robotstxt_rules *rules) {
+    go_count r;
+    memset(&r, 0, sizeof r);
+    r.status = rules != NULL ? robotstxt_rules_other_record_count(rules, &r.count)
+                             : robotstxt_robots_other_record_count(robots, &r.count);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_other_record {
+    robotstxt_status status;
+    robotstxt_other_record record;
+    go_err err;
+} go_other_record;
+
+static inline go_other_record go_other_record_at(const robotstxt_robots *robots,
+                                                 const robotstxt_rules *rules, size_t index) {
+    go_other_record r;
+    memset(&r, 0, sizeof r);
+    r.status = rules != NULL ? robotstxt_rules_other_record(rules, index, &r.record)
+                             : robotstxt_robots_other_record(robots, index, &r.record);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* --- fetch outcome (behaviour §6) --- */
 
 static inline go_u32 go_classify(uint16_t http_status, uint32_t redirects,
                                  robotstxt_access_policy policy) {
@@ -297,7 +453,7 @@ static inline go_outcome go_from_outcome(robotstxt_fetch fetch, robotstxt_access
     return r;
 }
 
-/* --- freshness (SPEC §7) --- */
+/* --- freshness (behaviour §7) --- */
 
 static inline go_handle go_entry_new(robotstxt_freshness_policy policy) {
     go_handle r = {0, NULL, {NULL, 0}};
@@ -361,7 +517,7 @@ static inline go_answer go_entry_answer(const robotstxt_entry *entry, uint64_t n
     return r;
 }
 
-/* --- the cache (SPEC §6–7) --- */
+/* --- the cache (behaviour §6–§7) --- */
 
 static inline go_handle go_cache_new(robotstxt_cache_options options) {
     go_handle r = {0, NULL, {NULL, 0}};
@@ -448,7 +604,7 @@ static inline go_counters go_cache_stats(const robotstxt_cache *cache) {
     return r;
 }
 
-/* --- the pacer (SPEC §8) --- */
+/* --- the pacer (behaviour §8) --- */
 
 static inline go_handle go_pacer_new(robotstxt_pacer_options options) {
     go_handle r = {0, NULL, {NULL, 0}};

@@ -16,15 +16,17 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/net/idna"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 const vectorDir = "../../tests/vectors"
@@ -108,18 +110,19 @@ type vectorFile struct {
 
 // runners, by file; every file in tests/vectors must have one.
 var runners = map[string]func(t *testing.T, raw json.RawMessage) (name string){
-	"input.json":     runParseCase,
-	"lines.json":     runParseCase,
-	"groups.json":    runParseCase,
-	"matching.json":  runParseCase,
-	"percent.json":   runParseCase,
-	"records.json":   runParseCase,
-	"shop.json":      runParseCase,
-	"access.json":    runAccessCase,
-	"freshness.json": runTimeline,
-	"cache.json":     runCacheCase,
-	"pacing.json":    runPacingCase,
-	"origins.json":   runOriginCase,
+	"input.json":       runParseCase,
+	"lines.json":       runParseCase,
+	"groups.json":      runParseCase,
+	"matching.json":    runParseCase,
+	"percent.json":     runParseCase,
+	"records.json":     runParseCase,
+	"shop.json":        runParseCase,
+	"preferences.json": runParseCase,
+	"access.json":      runAccessCase,
+	"freshness.json":   runTimeline,
+	"cache.json":       runCacheCase,
+	"pacing.json":      runPacingCase,
+	"origins.json":     runOriginCase,
 }
 
 func TestVectors(t *testing.T) {
@@ -205,6 +208,13 @@ type parseCase struct {
 	Sitemaps    *[]string         `json:"sitemaps"`
 	Host        nullable[string]  `json:"host"`
 	Diagnostics *[]diag           `json:"diagnostics"`
+	// Usage preferences (behaviour §10), compared as whole JSON values as
+	// the Rust runner does.
+	Preferences     []json.RawMessage `json:"preferences"`
+	ContentSignal   json.RawMessage   `json:"content_signal"`
+	OtherRecords    json.RawMessage   `json:"other_records"`
+	OtherRecordsFor json.RawMessage   `json:"other_records_for"`
+	Header          []json.RawMessage `json:"header"`
 }
 
 func profiles(name string) []robotstxt.Profile {
@@ -309,6 +319,13 @@ func runParseCase(t *testing.T, raw json.RawMessage) string {
 				t.Errorf("%s: diagnostics %v, want %v", at, got, want)
 			}
 		}
+		if c.OtherRecords != nil {
+			got := []any{}
+			for _, r := range robots.OtherRecords() {
+				got = append(got, otherRecordJSON(r))
+			}
+			sameJSON(t, at+": other_records", got, c.OtherRecords)
+		}
 		var rules *robotstxt.Rules
 		switch {
 		case c.Token != nil:
@@ -320,7 +337,8 @@ func runParseCase(t *testing.T, raw json.RawMessage) string {
 		case c.Tokens != nil:
 			t.Fatalf("%s: unknown mode %q", at, c.Mode)
 		default:
-			if c.Checks != nil || c.CrawlDelay.Set || c.RequestRate.Set || c.Error != "" {
+			if c.Checks != nil || c.CrawlDelay.Set || c.RequestRate.Set || c.Error != "" ||
+				c.Preferences != nil || c.ContentSignal != nil || c.OtherRecordsFor != nil || c.Header != nil {
 				t.Fatalf("%s: checks need a token", at)
 			}
 			robots.Close()
@@ -367,9 +385,214 @@ func runParseCase(t *testing.T, raw json.RawMessage) string {
 				t.Errorf("%s: request rate %+v (%v), want %+v", at, r, ok, c.RequestRate.V)
 			}
 		}
+		runPreferenceChecks(t, rules, &c, at)
 		rules.Close()
 	}
 	return c.Name
+}
+
+// --- usage preferences (behaviour §10), as tests/vectors.rs runs them ---
+
+// sameJSON compares got, marshalled, with the JSON want as decoded values,
+// as the Rust runner compares serde_json values.
+func sameJSON(t *testing.T, at string, got any, want json.RawMessage) {
+	t.Helper()
+	raw, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("%s: %v", at, err)
+	}
+	var g, w any
+	if err := json.Unmarshal(raw, &g); err != nil {
+		t.Fatalf("%s: %v", at, err)
+	}
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatalf("%s: %v", at, err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("%s:\n got  %s\n want %s", at, raw, want)
+	}
+}
+
+// lossy reads bytes as Rust's String::from_utf8_lossy does: each maximal
+// invalid subpart becomes one U+FFFD.
+func lossy(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != utf8.RuneError || n > 1 {
+			b.WriteString(s[i : i+n])
+			i += n
+			continue
+		}
+		b.WriteRune(utf8.RuneError)
+		i += invalidSubpart(s[i:])
+	}
+	return b.String()
+}
+
+// invalidSubpart is the length of the longest start of a UTF-8 sequence
+// at s[0] (at least 1): what one U+FFFD replaces.
+func invalidSubpart(s string) int {
+	c := s[0]
+	lo, hi, need := byte(0x80), byte(0xBF), 0
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(s) && s[n] >= lo && s[n] <= hi; n++ {
+		lo, hi = 0x80, 0xBF
+	}
+	return n
+}
+
+func otherRecordJSON(r robotstxt.OtherRecord) map[string]any {
+	var group any
+	if r.Group >= 0 {
+		group = r.Group
+	}
+	return map[string]any{
+		"key": lossy(r.Key), "key_lower": lossy(r.KeyLower), "value": lossy(r.Value),
+		"line": r.Line, "group": group,
+	}
+}
+
+func labelsJSON(labels []robotstxt.LabelPreference) map[string]any {
+	out := map[string]any{}
+	for _, l := range labels {
+		var value any
+		if l.Value != robotstxt.UsageUnknown {
+			value = string(l.Value)
+		}
+		out[l.Label] = map[string]any{"value": value, "lines": l.Lines}
+	}
+	return out
+}
+
+// fieldError names an invalid-field error as the vectors do. The C ABI
+// has one status for both; the core's message tells them apart.
+func fieldError(err error) string {
+	var e *robotstxt.Error
+	switch {
+	case !errors.Is(err, robotstxt.ErrInvalidField) || !errors.As(err, &e):
+		return fmt.Sprintf("not an invalid-field error: %v", err)
+	case strings.Contains(e.Message, "is empty"):
+		return "empty"
+	case strings.Contains(e.Message, "not an RFC 9651 Dictionary"):
+		return "syntax"
+	}
+	return "unknown message: " + e.Message
+}
+
+func runPreferenceChecks(t *testing.T, rules *robotstxt.Rules, c *parseCase, at string) {
+	t.Helper()
+	for _, raw := range c.Preferences {
+		var check struct {
+			URL        string          `json:"url"`
+			Crawlable  json.RawMessage `json:"crawlable"`
+			Line       json.RawMessage `json:"line"`
+			Labels     json.RawMessage `json:"labels"`
+			Statements json.RawMessage `json:"statements"`
+		}
+		if err := strict(raw, &check); err != nil {
+			t.Fatalf("%s: preferences: %v", at, err)
+		}
+		got, err := rules.Preferences(check.URL)
+		if err != nil {
+			t.Errorf("%s %s: %v", at, check.URL, err)
+			continue
+		}
+		labels := labelsJSON(got.Labels)
+		if len(labels) != len(got.Labels) {
+			t.Errorf("%s %s: a label twice in %+v", at, check.URL, got.Labels)
+		}
+		statements := []int{}
+		for _, s := range got.Statements {
+			statements = append(statements, s.Line)
+		}
+		if got.Decision.Allowed != got.Crawlable {
+			t.Errorf("%s %s: crawlable %v, decision %+v", at, check.URL, got.Crawlable, got.Decision)
+		}
+		sameJSON(t, at+" "+check.URL+": preferences", map[string]any{
+			"url": check.URL, "crawlable": got.Crawlable, "line": got.Decision.Line,
+			"labels": labels, "statements": statements,
+		}, raw)
+	}
+	if c.ContentSignal != nil {
+		var got any
+		signal, err := rules.ContentSignal()
+		if err != nil {
+			t.Errorf("%s: ContentSignal: %v", at, err)
+		}
+		if signal != nil {
+			signals := map[string]any{}
+			for _, s := range signal.Signals {
+				var value any
+				if s.Value != "" {
+					value = s.Value
+				}
+				signals[s.Key] = value
+			}
+			if len(signals) != len(signal.Signals) {
+				t.Errorf("%s: a signal twice in %+v", at, signal.Signals)
+			}
+			got = map[string]any{"signals": signals, "lines": signal.Lines}
+		}
+		sameJSON(t, at+": content_signal", got, c.ContentSignal)
+	}
+	if c.OtherRecordsFor != nil {
+		lines := []int{}
+		for _, r := range rules.OtherRecords() {
+			lines = append(lines, r.Line)
+		}
+		sameJSON(t, at+": other_records_for", lines, c.OtherRecordsFor)
+	}
+	for _, raw := range c.Header {
+		var check struct {
+			URL    string          `json:"url"`
+			Field  string          `json:"field"`
+			Labels json.RawMessage `json:"labels"`
+			Error  *string         `json:"error"`
+		}
+		if err := strict(raw, &check); err != nil {
+			t.Fatalf("%s: header: %v", at, err)
+		}
+		where := fmt.Sprintf("%s %s field %q", at, check.URL, check.Field)
+		p, err := rules.Preferences(check.URL)
+		if err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+		got, err := p.WithHeader(check.Field)
+		switch {
+		case err == nil && check.Error == nil:
+			sameJSON(t, where, labelsJSON(got.Labels), check.Labels)
+		case err != nil && check.Error != nil:
+			if name := fieldError(err); name != *check.Error {
+				t.Errorf("%s: error %s, want %s", where, name, *check.Error)
+			}
+			if got != nil {
+				t.Errorf("%s: an answer with the error", where)
+			}
+		default:
+			t.Errorf("%s: got %+v, %v; want error %v", where, got, err, check.Error)
+		}
+	}
 }
 
 // plainlyQuotable: the token appears as itself inside the core's quotes
@@ -383,7 +606,7 @@ func plainlyQuotable(s string) bool {
 	return true
 }
 
-// --- access cases (SPEC §6) ---
+// --- access cases (behaviour §6) ---
 
 type accessCase struct {
 	Name       string        `json:"name"`
@@ -432,7 +655,7 @@ func runAccessCase(t *testing.T, raw json.RawMessage) string {
 	return c.Name
 }
 
-// --- freshness timelines (SPEC §7) ---
+// --- freshness timelines (behaviour §7) ---
 
 type policyJSON struct {
 	FreshForS         *float64 `json:"fresh_for_s"`
@@ -610,7 +833,7 @@ func runTimeline(t *testing.T, raw json.RawMessage) string {
 	return c.Name
 }
 
-// --- cache timelines (SPEC §6–7) ---
+// --- cache timelines (behaviour §6–§7) ---
 
 type cacheStep struct {
 	AtS          *float64          `json:"at_s"`
@@ -851,7 +1074,7 @@ func checkBlanket(t *testing.T, got robotstxt.Lookup, where string) {
 	}
 }
 
-// --- pacing schedules (SPEC §8) ---
+// --- pacing schedules (behaviour §8) ---
 
 type pacingStep struct {
 	AtS      float64           `json:"at_s"`

@@ -63,7 +63,7 @@ export declare class Cache {
   lookup(url: string | Uint8Array, now?: number | null, whenFetching?: 'wait' | 'disallow-all'): CacheLookup
   /**
    * Stores what the fetch of `lease` returned at `now` and ends the
-   * lease; returns what the outcome meant (SPEC §6). A 2xx body is
+   * lease; returns what the outcome meant (behaviour §6). A 2xx body is
    * parsed here. A lease that ran out is still stored, unless a newer
    * lease of its origin stored a copy since: a late answer never
    * replaces a newer one.
@@ -145,7 +145,7 @@ export declare class CachedAnswer {
 
 /**
  * One origin's copy of robots.txt and its clock: fresh until when, when to
- * fetch again, and the run of failures (SPEC §7). The library does no I/O:
+ * fetch again, and the run of failures (behaviour §7). The library does no I/O:
  * ask `isDue`, fetch, `record` the outcome, then ask `answer`.
  *
  * Every `now` is epoch milliseconds and defaults to `Date.now()`.
@@ -451,6 +451,13 @@ export declare class Robots {
   get host(): string | null
   /** The lines that have something to report, in line order. */
   get diagnostics(): Array<Diagnostic>
+  /**
+   * Every line whose key the library does not read (`Clean-param`,
+   * `LLM-Policy`…), and every `content-signal` line before the first
+   * group, in file order (behaviour §10.7): what they mean is yours to
+   * decide.
+   */
+  otherRecords(): Array<OtherRecord>
   /** How many groups the file has. */
   get groupCount(): number
   /** How many rules the file has (Google's `index.html` extras included). */
@@ -514,6 +521,41 @@ export declare class Rules {
   get crawlDelay(): number | null
   /** The slowest valid `request-rate` of the selected groups, or `null`. */
   get requestRate(): RequestRate | null
+  /**
+   * The usage preferences for `url` (behaviour §10.3–§10.4): of the
+   * selected groups' `content-usage` rules whose path matches, those of
+   * the greatest length, combined per label (any `n` wins, then any
+   * `y`). A URL these rules disallow states nothing (`crawlable:
+   * false`). With `options.header`, the response's own `Content-Usage`
+   * field is combined in the same way (behaviour §10.6). Allocates the
+   * answer only; never changes what `isAllowed` answers.
+   *
+   * ```js
+   * const p = rules.preferences(url, { header: res.headers.get('content-usage') })
+   * if (p.labels['train-ai'].value === 'n') skipTraining(url)
+   * ```
+   *
+   * @throws {TypeError} `url` is neither a string nor a `Uint8Array`,
+   *   or `options.header` is neither one nor `null`.
+   * @throws {RangeError} an unknown option
+   *   (`ERR_ROBOTSTXT_INVALID_OPTION`), or `options.header` is no RFC
+   *   9651 Dictionary or is empty (`ERR_ROBOTSTXT_INVALID_FIELD`, with
+   *   `reason` `'syntax'` or `'empty'`): such a field states nothing,
+   *   and asking without it gives the file's answer alone.
+   */
+  preferences(url: string | Uint8Array, options?: PreferencesOptions | null): Preferences
+  /**
+   * The `content-signal` lines of the selected groups, combined per key
+   * (behaviour §10.5): `null` when they hold none. Independent of URLs
+   * and of what is allowed.
+   */
+  contentSignal(): ContentSignal | null
+  /**
+   * The records of `robots.otherRecords()` that apply to these rules:
+   * those of the selected groups, and those before the first group
+   * (behaviour §10.7).
+   */
+  otherRecords(): Array<OtherRecord>
   /** The profile of the file these rules came from. */
   get profile(): Profile
   /**
@@ -572,7 +614,7 @@ export declare class Ticket {
 export type Access = 'follow-rules' | 'allow-all' | 'disallow-all' | 'not-modified'
 
 /**
- * Classifies a fetch outcome and, for a 2xx, parses its body (SPEC §6).
+ * Classifies a fetch outcome and, for a 2xx, parses its body (behaviour §6).
  *
  * ```js
  * const got = accessFromOutcome({ status: 200, body })
@@ -746,7 +788,7 @@ export interface Classified {
 }
 
 /**
- * Classifies a fetch of `/robots.txt` (SPEC §6): `status` is the final
+ * Classifies a fetch of `/robots.txt` (behaviour §6): `status` is the final
  * HTTP status, or `null` for a network error or timeout; `redirects` is
  * how many redirects were followed to reach it.
  *
@@ -781,6 +823,21 @@ export interface Confirmation {
  * at `until`) or `'disabled'` (the host is switched off: send nothing).
  */
 export type ConfirmKind = 'go' | 'wait' | 'disabled'
+
+/**
+ * The combined `content-signal` lines of the selected groups (behaviour
+ * §10.5).
+ */
+export interface ContentSignal {
+  /**
+   * `search`, `ai-input` and `ai-train` always, then every other key a
+   * valid member sets, in lower case: any `no` wins, then any `yes`;
+   * `null` when no member sets it.
+   */
+  signals: Record<string, SignalValue | null>
+  /** The 1-based `content-signal` lines of the selected groups. */
+  lines: Array<number>
+}
 
 /** The answer for one URL and the rule that gave it. */
 export interface Decision {
@@ -820,13 +877,14 @@ export interface Diagnostic {
   kind: LineKind
   /**
    * What it has to report, in a fixed order: `typo`, `missing-colon`,
-   * `too-long`, `outside-group`, `invalid-value`, `unknown-key`.
+   * `too-long`, `outside-group`, `invalid-value`, `unknown-key`,
+   * `invalid-statement`, `empty-statement`, `unknown-preference`.
    */
   flags: Array<DiagnosticFlag>
 }
 
 /** Something a line has to report. */
-export type DiagnosticFlag = 'typo' | 'missing-colon' | 'too-long' | 'outside-group' | 'invalid-value' | 'unknown-key'
+export type DiagnosticFlag = 'typo' | 'missing-colon' | 'too-long' | 'outside-group' | 'invalid-value' | 'unknown-key' | 'invalid-statement' | 'empty-statement' | 'unknown-preference'
 
 /** What a fetch of `/robots.txt` returned. Times are milliseconds. */
 export interface FetchOutcome {
@@ -882,14 +940,47 @@ export interface FreshnessOptions {
   typos?: boolean
 }
 
+/** One label's answer and the lines that gave it. */
+export interface LabelPreference {
+  /** `'y'`, `'n'`, or `null` when nothing usable is stated. */
+  value: UsageValue | null
+  /**
+   * The 1-based lines whose statements gave this value (for `null`,
+   * those that named the label with another value, such as `Y` or
+   * `"n"`); empty when none did, or when the HTTP field decided.
+   */
+  lines: Array<number>
+}
+
 /** What one line's key makes of it. */
-export type LineKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'request-rate' | 'host' | 'unknown' | 'invalid'
+export type LineKind = 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'crawl-delay' | 'request-rate' | 'host' | 'content-usage' | 'content-signal' | 'unknown' | 'invalid'
 
 /**
  * What a lookup gets: `'ready'` (an answer), `'fetch'` (you fetch now) or
  * `'wait'` (another caller is fetching and there is no copy yet).
  */
 export type LookupKind = 'ready' | 'fetch' | 'wait'
+
+/**
+ * A line whose key the library does not read (`Clean-param`,
+ * `LLM-Policy`…), or a `content-signal` line before the first group, as
+ * written (behaviour §10.7). Bytes that are not UTF-8 read as U+FFFD.
+ */
+export interface OtherRecord {
+  /** The key as written. */
+  key: string
+  /** The key in ASCII lower case, to compare. */
+  keyLower: string
+  /** The value: the rest of the line, comment removed, trimmed. */
+  value: string
+  /** 1-based line number. */
+  line: number
+  /**
+   * The 0-based index of the group the line is in, or `null` before the
+   * first `user-agent` line.
+   */
+  group: number | null
+}
 
 /** A fetch outcome's meaning and, for `'follow-rules'`, the parsed body. */
 export interface OutcomeAccess {
@@ -958,6 +1049,39 @@ export interface ParseOptions {
   typos?: boolean
 }
 
+/** The usage preferences for one URL (behaviour §10.3–§10.4). */
+export interface Preferences {
+  /**
+   * Whether the rules allow the URL. When not, nothing is stated: every
+   * label is `null` and `decision` names the rule that disallowed.
+   */
+  crawlable: boolean
+  /** The access answer, as `rules.decide(url)` gives it. */
+  decision: Decision
+  /**
+   * `train-ai` and `search` always, then every other label a statement
+   * gives `'y'` or `'n'`, in the order first met.
+   */
+  labels: Record<string, LabelPreference>
+  /**
+   * The rules that applied: of the selected groups' `content-usage`
+   * rules whose path matches, those of the greatest length, in file
+   * order.
+   */
+  statements: Array<UsageStatement>
+}
+
+/** Options of `rules.preferences`. An unknown field throws a `RangeError`. */
+export interface PreferencesOptions {
+  /**
+   * The response's own `Content-Usage` field (behaviour §10.6), combined
+   * per label with the file's answer: any `n` wins, then any `y`. `null`
+   * or left out: none (`headers.get('content-usage')` gives `null` for a
+   * response without one).
+   */
+  header?: string | Uint8Array | null
+}
+
 /**
  * The crawler's product token in a whole `User-Agent` header, for
  * `robots.rulesFor`, which wants the token alone (RFC 9309 §2.2.1): the
@@ -1017,6 +1141,40 @@ export interface RequestRate {
    */
   interval: number
 }
+
+/** What `content-signal` says: `'yes'` or `'no'`. */
+export type SignalValue = 'yes' | 'no'
+
+/**
+ * One member of a statement as written (the last of a repeated key): the
+ * label, and its value with any parameters in RFC 9651 form (`n`, `?1`
+ * for a bare key, `"n"`, `y;v=2`).
+ */
+export interface StatementMember {
+  /** The label. */
+  key: string
+  /** The value and its parameters. */
+  value: string
+}
+
+/** A `content-usage` rule that applied to the URL. */
+export interface UsageStatement {
+  /** 1-based line number. */
+  line: number
+  /**
+   * The path pattern as compared (percent-normalised for the profile;
+   * `/` when the line has none).
+   */
+  path: string
+  /**
+   * The statement's members (empty when it states nothing): labels the
+   * vocabulary may add later stay readable here.
+   */
+  members: Array<StatementMember>
+}
+
+/** One label's answer: `'y'` (the use is allowed) or `'n'` (it is not). */
+export type UsageValue = 'y' | 'n'
 
 /** The validators of the current copy, for a conditional request. */
 export interface Validators {

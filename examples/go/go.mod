@@ -1,7 +1,7 @@
-module robotstxt.dev/go/examples
+module example.com/robotstxt/examples
 
 go 1.25
 
-require robotstxt.dev/go/robotstxt v0.0.0
+require github.com/robotstxt-engine/robotstxt-go v0.0.0
 
-replace robotstxt.dev/go/robotstxt => ../../bindings/go
+replace github.com/robotstxt-engine/robotstxt-go => ../../bindings/go

@@ -4,7 +4,7 @@
 //
 //   node polite-crawler.mjs ExampleBot https://example.com/ https://example.com/about
 
-import { Pacer, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt'
+import { Pacer, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt-engine'
 
 const [token, ...urls] = process.argv.slice(2)
 const robots = new RobotsCache({ fetch: httpFetcher({ userAgent: token }) })

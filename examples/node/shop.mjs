@@ -1,11 +1,11 @@
-// The practice shop of SPEC §9 through the Node.js binding: parse the file
+// The practice shop of behaviour §9 through the Node.js binding: parse the file
 // once, select the rules for each crawler, ask, and explain each answer.
 //
 //   cd examples/node && npm ci && node shop.mjs      (or: make demo-node)
 
 import { readFileSync } from 'node:fs'
 
-import { Entry, Robots } from 'robotstxt'
+import { Entry, Robots } from 'robotstxt-engine'
 
 const body = readFileSync(new URL('../shop/robots.txt', import.meta.url))
 const robots = Robots.parse(body) // RFC 9309 profile; { profile: 'google' } for Google's reading
@@ -47,7 +47,7 @@ console.log(`sitemaps: ${robots.sitemaps.join(', ')}`)
 const links = ['/prices/today', '/prices/history', '/offers/weekend', '/drafts/new-range']
 console.log(`NimbuBot may fetch ${JSON.stringify(nimbu.filterAllowed(links))}`)
 
-// Keeping the copy fresh (SPEC §7): record each fetch's outcome, then ask.
+// Keeping the copy fresh (behaviour §7): record each fetch's outcome, then ask.
 // Times are epoch milliseconds; here an explicit clock at hours 0 and 24.5.
 const HOUR = 3600 * 1000
 const entry = new Entry()

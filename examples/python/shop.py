@@ -1,4 +1,4 @@
-"""The practice shop of SPEC §9 through the Python binding: parse the file
+"""The practice shop of behaviour §9 through the Python binding: parse the file
 once, select the rules for each crawler, ask, and explain each answer.
 
     python examples/python/shop.py [examples/shop/robots.txt]     (or: make demo-python)
@@ -29,7 +29,7 @@ QUESTIONS = [
 
 def main(path: Path) -> None:
     robots = robotstxt.Robots.parse(path.read_bytes())  # RFC 9309; profile="google" for Google's reading
-    print(f"== Python: robotstxt {robotstxt.__version__} over {path} (SPEC §9) ==")
+    print(f"== Python: robotstxt {robotstxt.__version__} over {path} (behaviour §9) ==")
     for token, url_path in QUESTIONS:
         try:
             rules = robots.rules_for(token)
@@ -48,7 +48,7 @@ def main(path: Path) -> None:
     links = ["/prices/today", "/prices/history", "/offers/weekend", "/drafts/new-range"]
     print("NimbuBot may fetch", nimbu.filter_allowed(links))
 
-    # Keeping the copy fresh (SPEC §7), with an explicit clock in ms.
+    # Keeping the copy fresh (behaviour §7), with an explicit clock in ms.
     hour = 3_600_000
     entry = robotstxt.Entry()
     entry.record(200, body=path.read_bytes(), now=0)

@@ -1,4 +1,4 @@
-//! The naive reference matcher (SPEC §4, RFC 9309 §2.2.2–2.2.3): obviously
+//! The naive reference matcher (behaviour §4, RFC 9309 §2.2.2–2.2.3): obviously
 //! right and exponential, for fuzzing and tests to compare the real matcher
 //! against. Shared by `fuzz/fuzz_targets/matching.rs` and
 //! `tests/bad_input.rs` through `#[path]`; it is the same reference as
@@ -85,7 +85,7 @@ pub fn google_pattern(value: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Google's `index.html` extra (SPEC §4): for an allow pattern whose last
+/// Google's `index.html` extra (behaviour §4): for an allow pattern whose last
 /// path segment starts with `index.htm`, the pattern up to and including
 /// its last `/`, then `$`.
 pub fn google_index_extra(pattern: &[u8]) -> Option<Vec<u8>> {

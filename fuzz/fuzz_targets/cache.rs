@@ -1,4 +1,4 @@
-//! The freshness/cache state machine (SPEC §6–7) and the pacer (§8) under
+//! The freshness/cache state machine (behaviour §6–§7) and the pacer (behaviour §8) under
 //! random sequences of steps, with random fetch outcomes, random policies
 //! and a clock that moves forward by random steps (starting anywhere, up
 //! to near `u64::MAX`).
@@ -584,7 +584,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
-/// The model after a stored outcome `d`, as SPEC §6–7 says.
+/// The model after a stored outcome `d`, as behaviour §6–§7 says.
 fn record_model(
     m: &mut Model,
     d: Disposition,

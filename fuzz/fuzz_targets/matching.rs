@@ -1,4 +1,4 @@
-//! Matching (SPEC §3–4) against the naive reference of
+//! Matching (behaviour §3–§4) against the naive reference of
 //! `tests/matcher_props.rs` (`fuzz/common/naive.rs`).
 //!
 //! The first byte picks a mode:
@@ -251,7 +251,7 @@ fn generated(mode: u8, input: &[u8]) {
     ));
     path.truncate(40);
     // A path that starts with `//` is a scheme-relative URL, not a path
-    // (SPEC §4): it goes after a host.
+    // (behaviour §4): it goes after a host.
     let url = match path_bytes.first().map(|b| b % 3) {
         Some(2) => [&b"//example.com"[..], &path].concat(),
         Some(0) | None if !path.starts_with(b"//") => path.clone(),

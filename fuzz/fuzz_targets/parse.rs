@@ -2,7 +2,7 @@
 //! raised parse limit), and the parsed file answers consistently:
 //! `decide(url).allowed == can_fetch(url)`, a decision names a real rule,
 //! strictest-of is the AND of its tokens, and the parse limit drops exactly
-//! the line it cuts (SPEC §1).
+//! the line it cuts (behaviour §1).
 
 #![no_main]
 
@@ -190,7 +190,7 @@ fn ask(rules: &Rules, url: &[u8], max_line: u32) {
     }
 }
 
-/// SPEC §1: only the first 512,000 bytes are parsed, and a line the limit
+/// behaviour §1: only the first 512,000 bytes are parsed, and a line the limit
 /// cuts is dropped. A comment line pads the input so that the limit falls
 /// in its middle; the answers must be those of the body cut by hand.
 fn parse_limit(data: &[u8], tokens: &[Vec<u8>], urls: &[Vec<u8>], google: bool) {

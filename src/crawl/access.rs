@@ -1,5 +1,5 @@
 //! What the outcome of fetching `/robots.txt` means for crawling
-//! (RFC 9309 §2.3.1; SPEC §6). The library does no I/O: the caller fetches
+//! (RFC 9309 §2.3.1; behaviour §6). The library does no I/O: the caller fetches
 //! and reports the status.
 
 use crate::{Options, Robots};

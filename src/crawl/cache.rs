@@ -1,5 +1,5 @@
 //! A thread-safe, bounded cache of robots.txt copies keyed by origin, with
-//! single-flight fetching (SPEC §6–7). Sans-I/O: the cache says *fetch now*
+//! single-flight fetching (behaviour §6–§7). Sans-I/O: the cache says *fetch now*
 //! to one caller per origin, and that caller stores what it got.
 
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -408,7 +408,7 @@ impl Cache {
 
     /// Stores what the fetch of `lease` returned at `now` and ends the
     /// lease. A 2xx body is parsed here, outside the lock. Returns what the
-    /// outcome meant (SPEC §6).
+    /// outcome meant (behaviour §6).
     ///
     /// A lease that ran out is still stored, unless a newer lease of its
     /// origin has stored a copy since: a late answer never replaces a

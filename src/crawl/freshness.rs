@@ -1,4 +1,4 @@
-//! Freshness of one cached copy of a robots.txt (RFC 9309 §2.4; SPEC §7),
+//! Freshness of one cached copy of a robots.txt (RFC 9309 §2.4; behaviour §7),
 //! as pure functions of `now`. Times are milliseconds since an epoch the
 //! caller picks; the library never reads a clock.
 
@@ -31,7 +31,7 @@ pub struct FreshnessPolicy {
     pub unreachable_limit_ms: u64,
     /// What answers after that.
     pub after_limit: AfterLimit,
-    /// How statuses are read (SPEC §6).
+    /// How statuses are read (behaviour §6).
     pub access: AccessPolicy,
     /// How bodies are parsed.
     pub parse: Options,

@@ -1,4 +1,4 @@
-//! Per-host pacing (SPEC §8): the gap between the starts of two requests to
+//! Per-host pacing (behaviour §8): the gap between the starts of two requests to
 //! one host is at least `max(floor, crawl-delay, request-rate interval)`,
 //! widened while the host answers 429 or 5xx, with at most a few requests
 //! in flight at once. Sans-I/O: `reserve` hands out a ticket for a start

@@ -113,7 +113,7 @@ impl robotstxt_fetch {
     }
 }
 
-/// Classifies a fetch of `/robots.txt` (SPEC §6) and writes the
+/// Classifies a fetch of `/robots.txt` (behaviour §6) and writes the
 /// `ROBOTSTXT_DISPOSITION_*` value to `*disposition_out`. `http_status` is
 /// the final status, or 0 for a network error or timeout; `redirects` how
 /// many redirects were followed. An unknown `policy` gives

@@ -1,6 +1,6 @@
 //! `robotstxt_cache` and `robotstxt_lease`: a thread-safe, bounded cache of
-//! robots.txt copies keyed by origin, with single-flight fetching (SPEC
-//! §6–7). The library does no I/O: a lookup tells one caller per origin to
+//! robots.txt copies keyed by origin, with single-flight fetching
+//! (behaviour §6–§7). The library does no I/O: a lookup tells one caller per origin to
 //! fetch, and that caller stores what it got.
 
 use std::sync::{Arc, Mutex};
@@ -325,7 +325,7 @@ pub unsafe extern "C" fn robotstxt_cache_lookup(
 
 /// Stores what the fetch of `lease` returned at `now_ms` and ends the
 /// lease: a 2xx body is parsed and becomes the copy, a 304 renews the copy,
-/// a failure keeps the old copy and sets the next try (SPEC §6–7). Writes
+/// a failure keeps the old copy and sets the next try (behaviour §6–§7). Writes
 /// what the outcome meant to `*disposition_out` unless it is NULL. The cache
 /// keeps no pointer into `*fetch`. The lease must still be freed.
 ///

@@ -28,6 +28,10 @@ pub const ROBOTSTXT_LINE_HOST: robotstxt_line_kind = 6;
 pub const ROBOTSTXT_LINE_UNKNOWN: robotstxt_line_kind = 7;
 /// Neither blank nor a comment, yet no key; the line is ignored.
 pub const ROBOTSTXT_LINE_INVALID: robotstxt_line_kind = 8;
+/// `content-usage` (usage preferences, behaviour §10).
+pub const ROBOTSTXT_LINE_CONTENT_USAGE: robotstxt_line_kind = 9;
+/// `content-signal` (also `content-signals`; behaviour §10.5).
+pub const ROBOTSTXT_LINE_CONTENT_SIGNAL: robotstxt_line_kind = 10;
 
 /// A set of `ROBOTSTXT_FLAG_*` bits.
 pub type robotstxt_diagnostic_flags = u32;
@@ -46,6 +50,15 @@ pub const ROBOTSTXT_FLAG_OUTSIDE_GROUP: robotstxt_diagnostic_flags = 1 << 3;
 pub const ROBOTSTXT_FLAG_INVALID_VALUE: robotstxt_diagnostic_flags = 1 << 4;
 /// Flag bit: the key is none the library knows; the line is ignored.
 pub const ROBOTSTXT_FLAG_UNKNOWN_KEY: robotstxt_diagnostic_flags = 1 << 5;
+/// Flag bit: a `content-usage` statement that is no RFC 9651 Dictionary;
+/// the rule is kept and states nothing.
+pub const ROBOTSTXT_FLAG_INVALID_STATEMENT: robotstxt_diagnostic_flags = 1 << 6;
+/// Flag bit: a `content-usage` path with no statement; the rule is kept
+/// and states nothing.
+pub const ROBOTSTXT_FLAG_EMPTY_STATEMENT: robotstxt_diagnostic_flags = 1 << 7;
+/// Flag bit: a `content-usage` label whose value is not the token `y` or
+/// `n` (unknown), or a `content-signal` member not `key=yes|no` (ignored).
+pub const ROBOTSTXT_FLAG_UNKNOWN_PREFERENCE: robotstxt_diagnostic_flags = 1 << 8;
 
 /// What one line has to report.
 #[repr(C)]
@@ -70,6 +83,8 @@ fn kind_code(kind: LineKind) -> robotstxt_line_kind {
         LineKind::Host => ROBOTSTXT_LINE_HOST,
         LineKind::Unknown => ROBOTSTXT_LINE_UNKNOWN,
         LineKind::Invalid => ROBOTSTXT_LINE_INVALID,
+        LineKind::ContentUsage => ROBOTSTXT_LINE_CONTENT_USAGE,
+        LineKind::ContentSignal => ROBOTSTXT_LINE_CONTENT_SIGNAL,
     }
 }
 
@@ -81,6 +96,9 @@ fn flags(d: &Diagnostic) -> robotstxt_diagnostic_flags {
         (d.outside_group, ROBOTSTXT_FLAG_OUTSIDE_GROUP),
         (d.invalid_value, ROBOTSTXT_FLAG_INVALID_VALUE),
         (d.unknown_key, ROBOTSTXT_FLAG_UNKNOWN_KEY),
+        (d.invalid_statement, ROBOTSTXT_FLAG_INVALID_STATEMENT),
+        (d.empty_statement, ROBOTSTXT_FLAG_EMPTY_STATEMENT),
+        (d.unknown_preference, ROBOTSTXT_FLAG_UNKNOWN_PREFERENCE),
     ]
     .into_iter()
     .filter(|&(set, _)| set)
@@ -141,7 +159,8 @@ pub unsafe extern "C" fn robotstxt_robots_diagnostic(
 
 /// The name of a `ROBOTSTXT_LINE_*` kind as diagnostics print it:
 /// `"user-agent"`, `"allow"`, `"disallow"`, `"sitemap"`, `"crawl-delay"`,
-/// `"request-rate"`, `"host"`, `"unknown"` or `"invalid"`. A static,
+/// `"request-rate"`, `"host"`, `"unknown"`, `"invalid"`, `"content-usage"`
+/// or `"content-signal"`. A static,
 /// NUL-terminated string; NULL for an unknown value.
 #[unsafe(no_mangle)]
 pub extern "C" fn robotstxt_line_kind_name(kind: robotstxt_line_kind) -> *const c_char {
@@ -161,12 +180,15 @@ fn line_kind_name(kind: robotstxt_line_kind) -> Option<&'static CStr> {
         ROBOTSTXT_LINE_HOST => c"host",
         ROBOTSTXT_LINE_UNKNOWN => c"unknown",
         ROBOTSTXT_LINE_INVALID => c"invalid",
+        ROBOTSTXT_LINE_CONTENT_USAGE => c"content-usage",
+        ROBOTSTXT_LINE_CONTENT_SIGNAL => c"content-signal",
         _ => return None,
     })
 }
 
 /// The name of one `ROBOTSTXT_FLAG_*` bit: `"typo"`, `"missing-colon"`,
-/// `"too-long"`, `"outside-group"`, `"invalid-value"` or `"unknown-key"`.
+/// `"too-long"`, `"outside-group"`, `"invalid-value"`, `"unknown-key"`,
+/// `"invalid-statement"`, `"empty-statement"` or `"unknown-preference"`.
 /// A static, NUL-terminated string; NULL for anything but a single known
 /// bit. Bits in increasing order give the names in the order the lint
 /// output and the test vectors use.
@@ -187,6 +209,9 @@ fn flag_name(flag: robotstxt_diagnostic_flags) -> Option<&'static CStr> {
         ROBOTSTXT_FLAG_OUTSIDE_GROUP => c"outside-group",
         ROBOTSTXT_FLAG_INVALID_VALUE => c"invalid-value",
         ROBOTSTXT_FLAG_UNKNOWN_KEY => c"unknown-key",
+        ROBOTSTXT_FLAG_INVALID_STATEMENT => c"invalid-statement",
+        ROBOTSTXT_FLAG_EMPTY_STATEMENT => c"empty-statement",
+        ROBOTSTXT_FLAG_UNKNOWN_PREFERENCE => c"unknown-preference",
         _ => return None,
     })
 }
@@ -210,6 +235,8 @@ mod tests {
             Host,
             Unknown,
             Invalid,
+            ContentUsage,
+            ContentSignal,
         ] {
             let name = line_kind_name(kind_code(kind)).unwrap().to_str().unwrap();
             assert_eq!(name, kind.name());
@@ -220,6 +247,9 @@ mod tests {
         every.too_long = true;
         every.outside_group = true;
         every.invalid_value = true;
+        every.invalid_statement = true;
+        every.empty_statement = true;
+        every.unknown_preference = true;
         let bits = flags(&every);
         let ours: Vec<_> = (0..32)
             .map(|i| 1u32 << i)

@@ -1,5 +1,5 @@
 //! `robotstxt_entry`: one origin's cached copy and its freshness clock
-//! (RFC 9309 §2.4; SPEC §7), as pure functions of the caller's `now`.
+//! (RFC 9309 §2.4; behaviour §7), as pure functions of the caller's `now`.
 
 use super::access::{
     access_policy, disposition_code, robotstxt_access_policy, robotstxt_disposition,

@@ -23,6 +23,8 @@ mod agent;
 
 mod rules;
 
+mod preferences;
+
 mod diagnostics;
 
 mod access;

@@ -1,5 +1,5 @@
 //! `robotstxt_pacer` and `robotstxt_ticket`: when the next request to a
-//! host may start (SPEC §8). The library reads no clock:
+//! host may start (behaviour §8). The library reads no clock:
 //! `robotstxt_pacer_reserve` hands out a ticket that says when, the caller
 //! sleeps, then `robotstxt_pacer_confirm`s it just before sending.
 

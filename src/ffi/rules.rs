@@ -109,6 +109,22 @@ pub struct robotstxt_decision {
     pub pattern: robotstxt_str,
 }
 
+/// A core decision as C sees it; the pattern borrows from `d`'s owner.
+pub(super) fn decision_of(d: &crate::Decision<'_>) -> robotstxt_decision {
+    robotstxt_decision {
+        allowed: d.allowed,
+        line: d.line,
+        kind: match d.kind {
+            DecisionKind::NoMatch => ROBOTSTXT_DECISION_NONE,
+            DecisionKind::Allow => ROBOTSTXT_DECISION_ALLOW,
+            DecisionKind::Disallow => ROBOTSTXT_DECISION_DISALLOW,
+            DecisionKind::AllowAll => ROBOTSTXT_DECISION_ALLOW_ALL,
+            DecisionKind::DisallowAll => ROBOTSTXT_DECISION_DISALLOW_ALL,
+        },
+        pattern: robotstxt_str::borrow(d.pattern.as_bytes()),
+    }
+}
+
 /// Frees a handle from `robotstxt_robots_rules_for*`. NULL does nothing.
 ///
 /// # Safety
@@ -161,19 +177,7 @@ pub unsafe extern "C" fn robotstxt_rules_decide(
         // SAFETY: per the contract above.
         let (rules, url) = unsafe { (handle(rules, "rules")?, bytes(url, url_len, "url")?) };
         let out = Out::new(decision_out, "decision_out")?;
-        let d = rules.rules.decide(url);
-        let decision = robotstxt_decision {
-            allowed: d.allowed,
-            line: d.line,
-            kind: match d.kind {
-                DecisionKind::NoMatch => ROBOTSTXT_DECISION_NONE,
-                DecisionKind::Allow => ROBOTSTXT_DECISION_ALLOW,
-                DecisionKind::Disallow => ROBOTSTXT_DECISION_DISALLOW,
-                DecisionKind::AllowAll => ROBOTSTXT_DECISION_ALLOW_ALL,
-                DecisionKind::DisallowAll => ROBOTSTXT_DECISION_DISALLOW_ALL,
-            },
-            pattern: robotstxt_str::borrow(d.pattern.as_bytes()),
-        };
+        let decision = decision_of(&rules.rules.decide(url));
         // SAFETY: writable per the contract.
         unsafe { out.put(decision) };
         Ok(())

@@ -52,6 +52,9 @@ pub const ROBOTSTXT_STATUS_INVALID_TICKET: robotstxt_status = 11;
 /// gap not yet passed): a new host is refused. Raise the capacity or try
 /// again later.
 pub const ROBOTSTXT_STATUS_PACER_FULL: robotstxt_status = 12;
+/// An HTTP `Content-Usage` field that is no RFC 9651 Dictionary, or is
+/// empty: it states nothing (behaviour §10.6).
+pub const ROBOTSTXT_STATUS_INVALID_FIELD: robotstxt_status = 13;
 /// A bug in the library: it panicked, and the panic was stopped at the
 /// boundary. The handles passed are still valid; please report it with the
 /// message from `robotstxt_last_error`.
@@ -140,6 +143,15 @@ impl Failure {
     }
 }
 
+impl From<crate::StatementError> for Failure {
+    fn from(error: crate::StatementError) -> Failure {
+        Failure {
+            status: ROBOTSTXT_STATUS_INVALID_FIELD,
+            message: error.to_string(),
+        }
+    }
+}
+
 impl From<Error> for Failure {
     fn from(error: Error) -> Failure {
         let status = match error {
@@ -192,6 +204,7 @@ pub extern "C" fn robotstxt_status_message(status: robotstxt_status) -> *const c
         }
         ROBOTSTXT_STATUS_INVALID_TICKET => c"the ticket was spent or belongs to another pacer",
         ROBOTSTXT_STATUS_PACER_FULL => c"the pacer is full of hosts it cannot forget",
+        ROBOTSTXT_STATUS_INVALID_FIELD => c"the Content-Usage field states nothing",
         ROBOTSTXT_STATUS_PANIC => c"the library panicked (a bug)",
         _ => c"unknown status",
     };

@@ -7,6 +7,7 @@ pub mod index;
 pub mod packed;
 pub mod pattern;
 pub mod percent;
+pub mod preferences;
 pub mod prefetch;
 pub mod rules;
 pub mod url;

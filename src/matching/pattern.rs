@@ -8,20 +8,38 @@
 
 use crate::scan;
 
-/// Whether the normalised `pattern` matches the normalised `path`.
-#[cfg(test)]
+/// Whether the normalised `pattern` matches the normalised `path`, with
+/// nothing compiled or allocated: for patterns met once (a Content-Usage
+/// path), where `Globs` serves the rules a check meets every time.
 pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
     let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
-    let Some(star) = body.iter().position(|&b| b == b'*') else {
-        return if body.len() < pattern.len() {
+    let anchored = body.len() < pattern.len();
+    let Some(star) = memchr::memchr(b'*', body) else {
+        return if anchored {
             path == body
         } else {
             path.starts_with(body)
         };
     };
-    let mut globs = Globs::default();
-    let id = globs.add(pattern, 0, star);
-    path.starts_with(&body[..star]) && globs.matches(id, pattern, path, star)
+    if !path.starts_with(&body[..star]) {
+        return false;
+    }
+    let mut segments = body[star + 1..].split(|&b| b == b'*').peekable();
+    let mut at = star;
+    while let Some(segment) = segments.next() {
+        if anchored && segments.peek().is_none() {
+            // The final segment must end the path, after what came before.
+            return path.len() - at >= segment.len() && path.ends_with(segment);
+        }
+        if segment.is_empty() {
+            continue;
+        }
+        match scan::find(&path[at..], segment) {
+            Some(found) => at += found + segment.len(),
+            None => return false,
+        }
+    }
+    true
 }
 
 /// Wildcard patterns compiled once for matching: per pattern, the

@@ -5,8 +5,10 @@ use std::time::Duration;
 
 use crate::access::Cause;
 use crate::index::PrefixIndex;
+use crate::preferences::{self, ContentSignal, Preferences};
 use crate::rate::RequestRate;
 use crate::robots::{slowest, Inner};
+use crate::usage::OtherRecord;
 use crate::{percent, url, Profile};
 
 /// Whether the deciding rule allowed or disallowed, or that none matched.
@@ -88,6 +90,9 @@ struct Selection {
     index: PrefixIndex,
     crawl_delay: Option<Duration>,
     request_rate: Option<RequestRate>,
+    /// The selected groups' indices, in order; kept only for a file with
+    /// usage preferences or other records (behaviour §10), which they scope.
+    groups: Box<[u32]>,
 }
 
 /// The rules that apply to one crawler, compiled for matching.
@@ -288,48 +293,7 @@ impl Rules {
     /// `verdict` in the RFC profile (`RFC`) or the Google profile.
     #[inline(never)]
     fn verdict_in<const RFC: bool>(&self, url: &[u8]) -> Verdict {
-        // Only the RFC profile rewrites escapes.
-        let parts = url::path_of::<RFC>(url);
-        if !parts.slash && !parts.escapable {
-            return self.decide_path::<RFC>(parts.rest);
-        }
-        // Most rewritten paths fit a small stack buffer: try it before
-        // measuring the rewrite.
-        if let Some(verdict) = self.decide_rewritten::<RFC>(parts, &mut [0; 256]) {
-            return verdict;
-        }
-        let rest = if RFC {
-            percent::normalised_path_len(Profile::Rfc9309, parts.rest)
-        } else {
-            parts.rest.len()
-        };
-        let len = usize::from(parts.slash) + rest;
-        let verdict = if len <= 4096 {
-            self.decide_rewritten::<RFC>(parts, &mut [0; 4096])
-        } else {
-            self.decide_rewritten::<RFC>(parts, &mut vec![0; len])
-        };
-        verdict.expect("the buffer fits the rewritten path")
-    }
-
-    /// `None` when the rewritten path does not fit `buf`.
-    #[inline(never)]
-    fn decide_rewritten<const RFC: bool>(
-        &self,
-        parts: url::PathParts<'_>,
-        buf: &mut [u8],
-    ) -> Option<Verdict> {
-        let (head, tail) = buf.split_at_mut(usize::from(parts.slash));
-        head.fill(b'/');
-        let n = if RFC {
-            percent::normalise_path_into(Profile::Rfc9309, parts.rest, tail)?
-        } else {
-            tail.get_mut(..parts.rest.len())?
-                .copy_from_slice(parts.rest);
-            parts.rest.len()
-        };
-        let len = head.len() + n;
-        Some(self.decide_path::<RFC>(&buf[..len]))
+        with_path::<RFC, _>(url, |path| self.decide_path::<RFC>(path))
     }
 
     fn decide_path<const RFC: bool>(&self, path: &[u8]) -> Verdict {
@@ -379,6 +343,64 @@ impl Rules {
         crate::prefetch::slice(self.inner.text(), LINES);
     }
 
+    /// The usage preferences that apply to `url` (behaviour §10.3–§10.4):
+    /// of the selected groups' `content-usage` rules whose path matches,
+    /// those of the greatest length, combined per label (any `n` wins,
+    /// then any `y`). A URL these rules disallow gets none
+    /// (`crawlable: false`). Allocates the answer only.
+    ///
+    /// ```
+    /// use robotstxt::{Robots, Usage};
+    /// let robots = Robots::parse(b"User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y\n");
+    /// let rules = robots.rules_for("ExampleBot")?;
+    /// assert_eq!(rules.preferences("https://a.test/shop").get("train-ai"), Usage::No);
+    /// assert_eq!(rules.preferences("https://a.test/blog/1").get("train-ai"), Usage::Yes);
+    /// assert_eq!(rules.preferences("https://a.test/blog/1").get("search"), Usage::Unknown);
+    /// # Ok::<(), robotstxt::Error>(())
+    /// ```
+    pub fn preferences(&self, url: impl AsRef<[u8]>) -> Preferences<'_> {
+        let url = url.as_ref();
+        let decision = self.decide(url);
+        let extras = self.inner.extras().filter(|_| decision.allowed);
+        let Some(extras) = extras else {
+            return Preferences::nothing(decision);
+        };
+        let parts = self.parts.iter().map(|p| &p.groups[..]);
+        match self.inner.profile {
+            Profile::Rfc9309 => with_path::<true, _>(url, |path| {
+                preferences::answer(decision, extras, parts, path)
+            }),
+            Profile::Google => with_path::<false, _>(url, |path| {
+                preferences::answer(decision, extras, parts, path)
+            }),
+        }
+    }
+
+    /// The `content-signal` of the selected groups (behaviour §10.5), per
+    /// key: any `no` wins, then any `yes`; `None` when they hold no
+    /// `content-signal` line. Independent of URLs and of what is allowed.
+    pub fn content_signal(&self) -> Option<ContentSignal> {
+        let extras = self.inner.extras()?;
+        preferences::content_signal(extras, |g| self.selects(g))
+    }
+
+    /// The records of [`Robots::other_records`] in the selected groups, and
+    /// those before the first group (behaviour §10.7).
+    ///
+    /// [`Robots::other_records`]: crate::Robots::other_records
+    pub fn other_records(&self) -> impl Iterator<Item = &OtherRecord> + '_ {
+        let others = self.inner.extras().map_or(&[][..], |e| &e.others[..]);
+        others
+            .iter()
+            .filter(|r| r.group.is_none_or(|g| self.selects(g)))
+    }
+
+    fn selects(&self, group: u32) -> bool {
+        self.parts
+            .iter()
+            .any(|p| p.groups.binary_search(&group).is_ok())
+    }
+
     /// The crawl delay: the largest valid `crawl-delay` of the selected
     /// groups, or `None` when they set none (the caller's floor applies).
     pub fn crawl_delay(&self) -> Option<Duration> {
@@ -409,10 +431,59 @@ impl Rules {
 }
 
 /// §2.2.1: every group naming any of `tokens`, else every `*` group.
+/// Runs `f` on the path of `url` as rules match it: cut from the URL and,
+/// in the RFC profile (`RFC`), percent-normalised (behaviour §4). On the
+/// stack unless the rewritten path is longer than 4 KiB.
+#[inline(always)]
+pub(crate) fn with_path<const RFC: bool, R>(url: &[u8], f: impl FnOnce(&[u8]) -> R) -> R {
+    let parts = url::path_of::<RFC>(url);
+    if !parts.slash && !parts.escapable {
+        return f(parts.rest);
+    }
+    // Most rewritten paths fit a small stack buffer: try it before
+    // measuring the rewrite.
+    let mut small = [0; 256];
+    if let Some(len) = rewrite::<RFC>(parts, &mut small) {
+        return f(&small[..len]);
+    }
+    let rest = if RFC {
+        percent::normalised_path_len(Profile::Rfc9309, parts.rest)
+    } else {
+        parts.rest.len()
+    };
+    let len = usize::from(parts.slash) + rest;
+    let mut large = [0; 4096];
+    let mut heap = Vec::new();
+    let buf: &mut [u8] = if len <= large.len() {
+        &mut large
+    } else {
+        heap.resize(len, 0);
+        &mut heap
+    };
+    let len = rewrite::<RFC>(parts, buf).expect("the buffer fits the rewritten path");
+    f(&buf[..len])
+}
+
+/// Writes the rewritten path into `buf`; its length, or `None` when it does
+/// not fit.
+#[inline(never)]
+fn rewrite<const RFC: bool>(parts: url::PathParts<'_>, buf: &mut [u8]) -> Option<usize> {
+    let (head, tail) = buf.split_at_mut(usize::from(parts.slash));
+    head.fill(b'/');
+    let n = if RFC {
+        percent::normalise_path_into(Profile::Rfc9309, parts.rest, tail)?
+    } else {
+        tail.get_mut(..parts.rest.len())?
+            .copy_from_slice(parts.rest);
+        parts.rest.len()
+    };
+    Some(head.len() + n)
+}
+
 fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
     let named = |g: &_| tokens.iter().any(|t| inner.names(g, t));
     let any_named = inner.groups().iter().any(named);
-    let chosen = inner.groups().iter().filter(|g| {
+    let chosen = inner.groups().iter().enumerate().filter(|(_, g)| {
         if any_named {
             named(g)
         } else {
@@ -422,14 +493,20 @@ fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
     let mut ids = Vec::new();
     let mut crawl_delay = None;
     let mut request_rate = None;
-    for group in chosen {
+    let mut groups = Vec::new();
+    let keep_groups = inner.extras().is_some();
+    for (i, group) in chosen {
         ids.extend(group.rules.clone());
         crawl_delay = crawl_delay.max(group.crawl_delay());
         request_rate = slowest(request_rate, group.request_rate);
+        if keep_groups {
+            groups.push(i as u32);
+        }
     }
     Selection {
         index: PrefixIndex::build(inner, ids.into_iter()),
         crawl_delay,
         request_rate,
+        groups: groups.into_boxed_slice(),
     }
 }

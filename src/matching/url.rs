@@ -1,5 +1,5 @@
 //! URL → path, params and query, cut the way Google's library cuts them
-//! (SPEC §4). The fragment is dropped; an empty path is `/`.
+//! (behaviour §4). The fragment is dropped; an empty path is `/`.
 //!
 //! One pass over the URL, 16 bytes at a time (see `scan`): a check cuts
 //! every URL it is given, and most are short.

@@ -1,4 +1,4 @@
-//! Bytes → numbered raw lines (SPEC §1): BOM, line ends, the parse limit,
+//! Bytes → numbered raw lines (behaviour §1): BOM, line ends, the parse limit,
 //! the Google line cap, comments, and where the first `:` is. No keys, no
 //! policy.
 //!

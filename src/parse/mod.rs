@@ -15,3 +15,4 @@ pub mod robots;
 // only behind `scan::Avx2`, the proof that the CPU has them.
 #[allow(unsafe_code)]
 pub mod scan;
+pub mod usage;

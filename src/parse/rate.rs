@@ -1,4 +1,4 @@
-//! `crawl-delay` and `request-rate` values (extensions; SPEC §5).
+//! `crawl-delay` and `request-rate` values (extensions; behaviour §5).
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! One raw line → `key: value` (SPEC §2): comments, whitespace, the missing
+//! One raw line → `key: value` (behaviour §2): comments, whitespace, the missing
 //! colon, and key recognition by prefix with Google's typos.
 
 use crate::{scan, Profile};
@@ -21,6 +21,10 @@ pub enum LineKind {
     RequestRate,
     /// `host` (Yandex extension).
     Host,
+    /// `content-usage` (usage preferences, behaviour §10).
+    ContentUsage,
+    /// `content-signal` (Cloudflare's usage signals, behaviour §10.5).
+    ContentSignal,
     /// A key the library does not know.
     Unknown,
     /// Not blank, yet no key: no colon and not two words, or an empty key.
@@ -38,6 +42,8 @@ impl LineKind {
             LineKind::CrawlDelay => "crawl-delay",
             LineKind::RequestRate => "request-rate",
             LineKind::Host => "host",
+            LineKind::ContentUsage => "content-usage",
+            LineKind::ContentSignal => "content-signal",
             LineKind::Unknown => "unknown",
             LineKind::Invalid => "invalid",
         }
@@ -48,6 +54,8 @@ impl LineKind {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Record<'a> {
     pub kind: LineKind,
+    /// The key as written, trimmed.
+    pub key: &'a [u8],
     pub value: &'a [u8],
     pub typo: bool,
     pub missing_colon: bool,
@@ -145,6 +153,7 @@ pub(crate) fn read<'a>(
 ) -> Option<Record<'a>> {
     let invalid = Record {
         kind: LineKind::Invalid,
+        key: &[],
         value: &[],
         typo: false,
         missing_colon: false,
@@ -204,12 +213,30 @@ pub(crate) fn read<'a>(
         .filter(|(name, _, _)| name[0] == first)
         .find(|(name, _, typo)| (typos || !typo) && lower.starts_with(name))
         .map_or((LineKind::Unknown, false), |&(_, kind, typo)| (kind, typo));
+    let (kind, typo) = match kind {
+        LineKind::Unknown if first == b'c' => preference_key(key, typos).unwrap_or((kind, typo)),
+        _ => (kind, typo),
+    };
     Some(Record {
         kind,
+        key,
         value,
         typo,
         missing_colon,
     })
+}
+
+/// Usage-preference keys (behaviour §10.1), matched whole, unlike the
+/// keys above: `Content-Usage-Policy` stays unknown.
+fn preference_key(key: &[u8], typos: bool) -> Option<(LineKind, bool)> {
+    [
+        (&b"content-usage"[..], LineKind::ContentUsage, false),
+        (b"content-signal", LineKind::ContentSignal, false),
+        (b"content-signals", LineKind::ContentSignal, true),
+    ]
+    .into_iter()
+    .find(|(name, _, typo)| (typos || !typo) && key.eq_ignore_ascii_case(name))
+    .map(|(_, kind, typo)| (kind, typo))
 }
 
 #[cfg(test)]
@@ -335,6 +362,22 @@ mod tests {
         assert_eq!(
             kv("Noindex: /"),
             Some((LineKind::Unknown, "/", false, false))
+        );
+        assert_eq!(
+            kv("CONTENT-usage: /a train-ai=n # c"),
+            Some((LineKind::ContentUsage, "/a train-ai=n", false, false))
+        );
+        assert_eq!(
+            kv("Content-Signal: search=yes"),
+            Some((LineKind::ContentSignal, "search=yes", false, false))
+        );
+        assert_eq!(
+            kv("content-signals: search=yes"),
+            Some((LineKind::ContentSignal, "search=yes", true, false))
+        );
+        assert_eq!(
+            kv("Content-Usage-Policy: x"),
+            Some((LineKind::Unknown, "x", false, false))
         );
     }
 

@@ -3,6 +3,7 @@
 
 use std::cell::Cell;
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::agent::{self, Named};
@@ -11,6 +12,7 @@ use crate::lex::{Lines, RawLine};
 use crate::packed::Packed;
 use crate::rate::{self, RequestRate};
 use crate::record::{self, LineKind};
+use crate::usage::{self, Extras, OtherRecord};
 use crate::{percent, Diagnostic, Error, Options, Profile, Rules};
 
 /// A byte range of `Inner::text`.
@@ -90,6 +92,9 @@ pub(crate) struct Inner {
     pub profile: Profile,
     host: Option<Span>,
     arrays: Packed,
+    /// Usage preferences and other records (behaviour §10), when the file
+    /// has any.
+    extras: Option<Arc<Extras>>,
 }
 
 impl Inner {
@@ -115,6 +120,10 @@ impl Inner {
 
     fn diagnostics(&self) -> &[Diagnostic] {
         self.arrays.diagnostics()
+    }
+
+    pub fn extras(&self) -> Option<&Extras> {
+        self.extras.as_deref()
     }
 
     pub fn bytes(&self, span: Span) -> &[u8] {
@@ -198,7 +207,7 @@ impl Robots {
                 diagnostic.typo = record.typo;
                 diagnostic.missing_colon = record.missing_colon;
                 diagnostic.too_long = line.too_long;
-                builder.add(&line, record.kind, record.value, &mut diagnostic);
+                builder.add(&line, &record, &mut diagnostic);
                 if diagnostic.worth_reporting() {
                     builder.filled.diagnostics.push(diagnostic);
                 }
@@ -282,6 +291,14 @@ impl Robots {
         self.inner.diagnostics()
     }
 
+    /// Every line whose key the library does not read, and every
+    /// `Content-Signal` line before the first `user-agent`, in file order
+    /// (behaviour §10.7): what `Clean-param`, `LLM-Policy` or a newer key
+    /// says is the caller's to read.
+    pub fn other_records(&self) -> &[OtherRecord] {
+        self.inner.extras().map_or(&[], |e| &e.others)
+    }
+
     /// How many groups the file has.
     pub fn group_count(&self) -> usize {
         self.inner.groups().len()
@@ -297,6 +314,7 @@ struct Builder {
     profile: Profile,
     host: Option<Span>,
     filled: Box<Scratch>,
+    extras: Extras,
 }
 
 /// The vectors a parse fills. Kept per thread between parses, emptied: a
@@ -362,6 +380,7 @@ impl Builder {
             profile,
             host: None,
             filled,
+            extras: Extras::default(),
         }
     }
 
@@ -380,14 +399,14 @@ impl Builder {
         self.span_from(start)
     }
 
-    /// Adds the record `kind: value` read from `line`.
+    /// Adds `record`, read from `line`.
     fn add(
         &mut self,
         line: &RawLine<'_>,
-        kind: LineKind,
-        value: &[u8],
+        record: &record::Record<'_>,
         diagnostic: &mut Diagnostic,
     ) {
+        let (kind, value) = (record.kind, record.value);
         match kind {
             LineKind::UserAgent => self.add_agent(line.window, value),
             LineKind::Allow | LineKind::Disallow => {
@@ -427,8 +446,53 @@ impl Builder {
                     self.host = Some(self.store(line.window, value));
                 }
             }
-            LineKind::Unknown | LineKind::Invalid => {}
+            LineKind::ContentUsage => {
+                let Some(group) = self.current_group() else {
+                    // Behaviour §10.1: preferences belong to groups only.
+                    diagnostic.outside_group = true;
+                    return;
+                };
+                let (rule, parsed) = usage::usage_rule(self.profile, group, line.number, value);
+                match parsed {
+                    Err(usage::StatementError::Syntax) => diagnostic.invalid_statement = true,
+                    Err(usage::StatementError::Empty) => diagnostic.empty_statement = true,
+                    Ok(()) => diagnostic.unknown_preference = rule.statement.has_unknown(),
+                }
+                self.extras.usage.push(rule);
+            }
+            LineKind::ContentSignal => {
+                let (members, invalid) = usage::signal_members(value);
+                diagnostic.unknown_preference = invalid;
+                match self.current_group() {
+                    Some(group) => self.extras.signals.push(usage::SignalLine {
+                        group,
+                        line: line.number,
+                        members,
+                    }),
+                    None => {
+                        // Behaviour §10.5: listed with the other records.
+                        diagnostic.outside_group = true;
+                        self.add_other(line, record);
+                    }
+                }
+            }
+            LineKind::Unknown => self.add_other(line, record),
+            LineKind::Invalid => {}
         }
+    }
+
+    fn current_group(&self) -> Option<u32> {
+        self.filled.groups.len().checked_sub(1).map(|g| g as u32)
+    }
+
+    /// Keeps a line the library does not read, as written (behaviour §10.7).
+    fn add_other(&mut self, line: &RawLine<'_>, record: &record::Record<'_>) {
+        self.extras.others.push(OtherRecord {
+            key: record.key.to_vec(),
+            value: record.value.to_vec(),
+            line: line.number,
+            group: self.current_group(),
+        });
     }
 
     fn add_agent(&mut self, window: &[u8], value: &[u8]) {
@@ -515,9 +579,11 @@ impl Builder {
 
     fn finish(self) -> Inner {
         let filled = self.filled;
+        let extras = (!self.extras.is_empty()).then(|| Arc::new(self.extras));
         let inner = Inner {
             profile: self.profile,
             host: self.host,
+            extras,
             arrays: Packed::new(
                 &filled.groups,
                 &filled.rules,

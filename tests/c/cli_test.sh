@@ -1,7 +1,7 @@
 #!/bin/sh
 # End-to-end test of robotstxt-check: exit codes, the result line, stdin,
-# several URLs, --explain, --crawl-delay, --sitemaps, --lint, the Google
-# profile, and usage errors. Usage: cli_test.sh PATH/TO/robotstxt-check
+# several URLs, --explain, --crawl-delay, --sitemaps, --lint, usage
+# preferences in words and as --json, the Google profile, and usage errors. Usage: cli_test.sh PATH/TO/robotstxt-check
 set -u
 
 CHECK=${1:?usage: cli_test.sh PATH/TO/robotstxt-check}
@@ -41,6 +41,39 @@ expect() {
         sed 's/^/    /' "$TMP/err"
         ok=0
     fi
+    if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+
+# expect_json NAME EXIT WANT -- COMMAND...
+# Runs COMMAND; checks its exit status, that standard error is empty, and
+# that standard output is UTF-8 lines that each parse as one JSON object
+# (json.loads: raw control bytes in a string fail), equal to the JSON array
+# WANT, with train-ai and search the first two preferences of each.
+expect_json() {
+    name=$1 want_exit=$2 want=$3
+    shift 4 # NAME EXIT WANT --
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    got_exit=$?
+    ok=1
+    [ "$got_exit" = "$want_exit" ] || { echo "FAIL $name: exit $got_exit, want $want_exit"; ok=0; }
+    if [ -s "$TMP/err" ]; then
+        echo "FAIL $name: unexpected stderr:"
+        sed 's/^/    /' "$TMP/err"
+        ok=0
+    fi
+    "${PYTHON:-python3}" -c '
+import json, sys
+want = json.loads(sys.argv[1])
+text = open(sys.argv[2], "rb").read().decode("utf-8")
+if not text.endswith("\n"):
+    sys.exit("the output does not end a line")
+got = [json.loads(line) for line in text[:-1].split("\n")]
+for obj in got:
+    if list(obj["preferences"])[:2] != ["train-ai", "search"]:
+        sys.exit("preferences start with %s" % list(obj["preferences"]))
+if got != want:
+    sys.exit("got  %s\nwant %s" % (json.dumps(got, ensure_ascii=False), json.dumps(want, ensure_ascii=False)))
+' "$want" "$TMP/out" >"$TMP/why" 2>&1 || { echo "FAIL $name: stdout:"; sed 's/^/    /' "$TMP/why" "$TMP/out"; ok=0; }
     if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 }
 
@@ -102,6 +135,77 @@ expect lint-stdin-and-sitemaps 0 "sitemap: https://a.test/1.xml${nl}<stdin>:6: u
 expect lint-clean 0 "" -- "$CHECK" --lint "$SHOP"
 expect everything 1 "user-agent 'NimbuBot' with URI '/prices/history': DISALLOWED (line 9: disallow /prices/)${nl}crawl-delay: 2.5${nl}sitemap: https://bazaar.nimbu.test/sitemap.xml" \
     -- "$CHECK" --explain --crawl-delay --sitemaps --lint "$SHOP" NimbuBot /prices/history
+
+# --- usage preferences: --explain in words, --json (behaviour §10) ---
+printf 'Clean-param: ref /a/\nUser-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /blog/ train-ai=y, search=y, x=n\nContent-Usage: /blog/ train-ai=y\nContent-Signal: search=yes, ai-train=no\nDisallow: /private/\n\nUser-agent: OtherBot\nContent-Usage: /blog/ train-ai=Y\nAllow: /\n' >"$TMP/prefs.txt"
+expect explain-preferences 1 "user-agent 'ExampleBot' with URI '/blog/x': ALLOWED (no matching rule)
+  usage: train-ai=y (lines 4, 5), search=y (line 4), x=n (line 4)
+  content-signal: search=yes, ai-input=unset, ai-train=no (line 6)
+user-agent 'ExampleBot' with URI '/shop': ALLOWED (no matching rule)
+  usage: train-ai=n (line 3), search=unknown
+  content-signal: search=yes, ai-input=unset, ai-train=no (line 6)
+user-agent 'ExampleBot' with URI '/private/a': DISALLOWED (line 7: disallow /private/)
+  content-signal: search=yes, ai-input=unset, ai-train=no (line 6)" \
+    -- "$CHECK" --explain "$TMP/prefs.txt" ExampleBot /blog/x /shop /private/a
+expect explain-preferences-unknown 0 "user-agent 'OtherBot' with URI '/blog/x': ALLOWED (line 11: allow /)
+  usage: train-ai=unknown (line 10), search=unknown" \
+    -- "$CHECK" --explain "$TMP/prefs.txt" OtherBot /blog/x
+expect no-explain-no-preferences 0 "user-agent 'ExampleBot' with URI '/blog/x': ALLOWED" \
+    -- "$CHECK" "$TMP/prefs.txt" ExampleBot /blog/x
+expect_json json-preferences 1 '[
+ {"url": "/blog/x", "allowed": true, "line": 0, "kind": "none", "pattern": "",
+  "preferences": {"train-ai": {"value": "y", "lines": [4, 5]}, "search": {"value": "y", "lines": [4]},
+                  "x": {"value": "n", "lines": [4]}},
+  "content_signal": {"search": "yes", "ai-input": null, "ai-train": "no"}},
+ {"url": "/shop", "allowed": true, "line": 0, "kind": "none", "pattern": "",
+  "preferences": {"train-ai": {"value": "n", "lines": [3]}, "search": {"value": null, "lines": []}},
+  "content_signal": {"search": "yes", "ai-input": null, "ai-train": "no"}},
+ {"url": "https://a.test/private/a?b#c", "allowed": false, "line": 7, "kind": "disallow", "pattern": "/private/",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": {"search": "yes", "ai-input": null, "ai-train": "no"}}]' \
+    -- "$CHECK" --json "$TMP/prefs.txt" ExampleBot /blog/x /shop 'https://a.test/private/a?b#c'
+expect_json json-unknown-and-no-signal 0 '[
+ {"url": "/blog/x", "allowed": true, "line": 11, "kind": "allow", "pattern": "/",
+  "preferences": {"train-ai": {"value": null, "lines": [10]}, "search": {"value": null, "lines": []}},
+  "content_signal": null}]' \
+    -- "$CHECK" --json --explain "$TMP/prefs.txt" OtherBot /blog/x
+expect_json json-shop 1 '[
+ {"url": "/prices/today", "allowed": true, "line": 10, "kind": "allow", "pattern": "/prices/today",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": null},
+ {"url": "/guides/size-chart.pdf", "allowed": false, "line": 11, "kind": "disallow", "pattern": "/*.pdf$",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": null}]' \
+    -- "$CHECK" --json "$SHOP" NimbuBot /prices/today /guides/size-chart.pdf
+expect_json json-user-agent-and-stdin 1 '[
+ {"url": "/prices/history", "allowed": false, "line": 9, "kind": "disallow", "pattern": "/prices/",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": null}]' \
+    -- sh -c "\"\$0\" --json --user-agent 'Mozilla/5.0 (compatible; NimbuBot/1.0)' - /prices/history < $SHOP" "$CHECK"
+# Quotes, backslashes and control bytes escaped, UTF-8 kept, and bytes
+# that are not UTF-8 (here in a URL) read as U+FFFD.
+printf 'User-agent: *\nDisallow: /\033[31m\nContent-Signal: "Q\\\033\303\204=yes\n' >"$TMP/json-bytes.txt"
+expect_json json-escapes 1 '[
+ {"url": "/a\"\\\n\t\u0001\u007f\ufffd\u20ac", "allowed": true, "line": 0, "kind": "none", "pattern": "",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": {"search": null, "ai-input": null, "ai-train": null, "\"q\\\u001b\u00c4": "yes"}},
+ {"url": "/\u001b[31m", "allowed": false, "line": 2, "kind": "disallow", "pattern": "/\u001b[31m",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": {"search": null, "ai-input": null, "ai-train": null, "\"q\\\u001b\u00c4": "yes"}}]' \
+    -- "$CHECK" --json --profile google "$TMP/json-bytes.txt" Bot "$(printf '/a"\\\n\t\001\177\377\342\202\254')" "$(printf '/\033[31m')"
+: >"$TMP/empty.txt"
+expect_json json-google-empty-no-notice 0 '[
+ {"url": "/", "allowed": true, "line": 0, "kind": "none", "pattern": "",
+  "preferences": {"train-ai": {"value": null, "lines": []}, "search": {"value": null, "lines": []}},
+  "content_signal": null}]' \
+    -- "$CHECK" --json --profile google "$TMP/empty.txt" FooBot /
+expect json-with-lint 2 "" "--json cannot be combined with --crawl-delay, --sitemaps or --lint" \
+    -- "$CHECK" --json --lint "$SHOP" NimbuBot /
+expect json-with-sitemaps 2 "" "--json cannot be combined" -- "$CHECK" --json --sitemaps "$SHOP"
+expect json-missing-url 2 "" "missing URL" -- "$CHECK" --json "$SHOP" NimbuBot
+expect json-missing-agent 2 "" "missing USER_AGENT and URL" -- "$CHECK" --json "$SHOP"
+expect json-invalid-token 2 "" 'invalid product token "NimbuBot/1.0"' -- "$CHECK" --json "$SHOP" NimbuBot/1.0 /
+expect json-after-arguments 2 "" "option after the arguments: --json" -- "$CHECK" "$SHOP" NimbuBot / --json
 
 # --- RFC profile: a product token or exit 2 with the core's message ---
 expect invalid-token 2 "" 'invalid product token "Mozilla/5.0 (compatible; NimbuBot/1.0)": a crawler'"'"'s product token is one or more' \
@@ -197,7 +301,7 @@ expect directory 2 "" "cannot read $TMP" -- "$CHECK" "$TMP" NimbuBot /
 expect dash-dash 0 "user-agent 'NimbuBot' with URI '/-x': ALLOWED" -- "$CHECK" -- "$SHOP" NimbuBot /-x
 "$CHECK" --help >"$TMP/help" 2>&1
 help_exit=$?
-if [ $help_exit = 0 ] && grep -q '^usage: robotstxt-check' "$TMP/help"; then
+if [ $help_exit = 0 ] && grep -q '^usage: robotstxt-check' "$TMP/help" && grep -q -- '--json' "$TMP/help"; then
     passed=$((passed + 1))
 else
     echo "FAIL help: exit $help_exit"

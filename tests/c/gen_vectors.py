@@ -109,8 +109,166 @@ def ms(seconds):
 PARSE_FIELDS = [
     "name", "profile", "options", "body", "token", "tokens", "mode", "checks",
     "error", "crawl_delay", "request_rate", "sitemaps", "host", "diagnostics",
+    "preferences", "content_signal", "other_records", "other_records_for", "header",
     "note",
 ]
+
+# Fields that ask the selected rules, so a case without a token cannot
+# hold them.
+NEEDS_TOKEN = [
+    "checks", "crawl_delay", "request_rate", "error", "preferences", "content_signal",
+    "other_records_for", "header",
+]
+
+USAGE = {"y": "ROBOTSTXT_USAGE_YES", "n": "ROBOTSTXT_USAGE_NO", None: "ROBOTSTXT_USAGE_UNKNOWN"}
+SIGNAL = {"yes": "VT_SIGNAL_YES", "no": "VT_SIGNAL_NO", None: "VT_SIGNAL_UNSET"}
+FIELD_ERROR = {"syntax": "VT_FIELD_SYNTAX", "empty": "VT_FIELD_EMPTY"}
+
+
+def text(g, s):
+    """A JSON string → a vt_bytes initialiser of its UTF-8 bytes."""
+    if not isinstance(s, str):
+        fail("text", f"expected a string, got {s!r}")
+    return g.bytes_value([(s.encode("utf-8"), 1)])
+
+
+def line_list(g, lines, at):
+    """A JSON list of line numbers → (array name, count)."""
+    if not isinstance(lines, list) or not all(isinstance(n, int) and n > 0 for n in lines):
+        fail(at, f"expected a list of line numbers, got {lines!r}")
+    return g.array("uint32_t", "ln", [str(n) for n in lines])
+
+
+def require(obj, keys, at):
+    """The reference runner compares whole objects: every key must be there."""
+    for key in keys:
+        if key not in obj:
+            fail(at, f"missing {key!r}")
+
+
+def labels_value(g, labels, at):
+    """`labels`: {label: {"value", "lines"}} → (vt_label array, count)."""
+    if not isinstance(labels, dict):
+        fail(at, f"labels must be an object, got {labels!r}")
+    items = []
+    for label, answer in labels.items():
+        check_fields(answer, ["value", "lines"], f"{at} label {label}")
+        require(answer, ["value", "lines"], f"{at} label {label}")
+        if answer["value"] not in USAGE:
+            fail(at, f"label {label}: unknown value {answer['value']!r}")
+        ln_name, ln_n = line_list(g, answer["lines"], f"{at} label {label}")
+        items.append(
+            designated(
+                [
+                    ("label", text(g, label)),
+                    ("value", USAGE[answer["value"]]),
+                    ("lines", ln_name),
+                    ("line_count", ln_n),
+                ]
+            )
+        )
+    return g.array("vt_label", "lab", items)
+
+
+def preference_fields(g, case, at):
+    """The usage-preference fields of a parse case (behaviour §10)."""
+    prefs = []
+    for check in case.get("preferences", []):
+        keys = ["url", "crawlable", "line", "labels", "statements"]
+        check_fields(check, keys, at + " preferences")
+        require(check, keys, at + " preferences")
+        lab_name, lab_n = labels_value(g, check["labels"], at)
+        st_name, st_n = line_list(g, check["statements"], at + " statements")
+        prefs.append(
+            designated(
+                [
+                    ("url", text(g, check["url"])),
+                    ("crawlable", flag(check["crawlable"])),
+                    ("line", int(check["line"])),
+                    ("labels", lab_name),
+                    ("label_count", lab_n),
+                    ("statements", st_name),
+                    ("statement_count", st_n),
+                ]
+            )
+        )
+    pf_name, pf_n = g.array("vt_preference_check", "pf", prefs)
+
+    fields = [("preferences", pf_name), ("preference_count", pf_n)]
+    if "content_signal" not in case:
+        fields.append(("content_signal_state", "VT_UNCHECKED"))
+    elif case["content_signal"] is None:
+        fields.append(("content_signal_state", "VT_ABSENT"))
+    else:
+        cs = case["content_signal"]
+        check_fields(cs, ["signals", "lines"], at + " content_signal")
+        require(cs, ["signals", "lines"], at + " content_signal")
+        if not isinstance(cs["signals"], dict):
+            fail(at, "content_signal signals must be an object")
+        signals = []
+        for key, value in cs["signals"].items():
+            if value not in SIGNAL:
+                fail(at, f"content_signal {key}: unknown value {value!r}")
+            signals.append(designated([("key", text(g, key)), ("value", SIGNAL[value])]))
+        sg_name, sg_n = g.array("vt_signal", "sg", signals)
+        ln_name, ln_n = line_list(g, cs["lines"], at + " content_signal lines")
+        fields += [
+            ("content_signal_state", "VT_PRESENT"),
+            ("signals", sg_name),
+            ("signal_count", sg_n),
+            ("signal_lines", ln_name),
+            ("signal_line_count", ln_n),
+        ]
+
+    if "other_records" in case:
+        records = []
+        for r in case["other_records"]:
+            keys = ["key", "key_lower", "value", "line", "group"]
+            check_fields(r, keys, at + " other_records")
+            require(r, keys, at + " other_records")
+            records.append(
+                designated(
+                    [
+                        ("key", text(g, r["key"])),
+                        ("key_lower", text(g, r["key_lower"])),
+                        ("value", text(g, r["value"])),
+                        ("line", int(r["line"])),
+                        ("in_group", flag(r["group"] is not None)),
+                        ("group", int(r["group"] or 0)),
+                    ]
+                )
+            )
+        or_name, or_n = g.array("vt_other_record", "orec", records)
+        fields += [("check_other_records", "true"), ("other_records", or_name),
+                   ("other_record_count", or_n)]
+    if "other_records_for" in case:
+        ln_name, ln_n = line_list(g, case["other_records_for"], at + " other_records_for")
+        fields += [("check_other_records_for", "true"), ("other_records_for", ln_name),
+                   ("other_record_for_count", ln_n)]
+
+    headers = []
+    for check in case.get("header", []):
+        check_fields(check, ["url", "field", "labels", "error"], at + " header")
+        require(check, ["url", "field"], at + " header")
+        if ("labels" in check) == ("error" in check):
+            fail(at, "a header check has exactly one of labels and error")
+        if "error" in check and check["error"] not in FIELD_ERROR:
+            fail(at, f"unknown header error {check['error']!r}")
+        lab_name, lab_n = labels_value(g, check.get("labels", {}), at + " header")
+        headers.append(
+            designated(
+                [
+                    ("url", text(g, check["url"])),
+                    ("field", text(g, check["field"])),
+                    ("error", FIELD_ERROR.get(check.get("error"), "VT_FIELD_OK")),
+                    ("labels", lab_name),
+                    ("label_count", lab_n),
+                ]
+            )
+        )
+    hd_name, hd_n = g.array("vt_header_check", "hd", headers)
+    fields += [("headers", hd_name), ("header_count", hd_n)]
+    return fields
 
 
 def parse_case(g, case, at):
@@ -133,7 +291,7 @@ def parse_case(g, case, at):
         tokens = case["tokens"]
     else:
         select, tokens = "VT_SELECT_NONE", []
-        for key in ("checks", "crawl_delay", "request_rate", "error"):
+        for key in NEEDS_TOKEN:
             if key in case:
                 fail(at, f"{key} needs a token")
     tok_name, tok_n = g.array(
@@ -192,37 +350,37 @@ def parse_case(g, case, at):
         diags.append("{%d, %s, %s, %d}" % (d["line"], c_literal(d["kind"].encode()), fl_name, fl_n))
     dg_name, dg_n = g.array("vt_diag", "dg", diags)
 
-    return (
-        "{%s, %s, %s, %s, %d, %s, %s, %s, %s, %s, %d, %s, %s, %d, %s, %.17g, %s, %d, %d, %s, %s, %d, %s, %s, %s, %s, %d}"
-        % (
-            c_literal(at.encode("utf-8")),
-            flag(profile in ("rfc", "both")),
-            flag(profile in ("google", "both")),
-            flag("parse_limit" in options),
-            options.get("parse_limit", 0),
-            flag("typos" in options),
-            flag(options.get("typos", True)),
-            body,
-            select,
-            tok_name,
-            tok_n,
-            flag(error is not None),
-            chk_name,
-            chk_n,
-            state("crawl_delay"),
-            float(delay or 0),
-            state("request_rate"),
-            rate.get("requests", 0),
-            rate.get("seconds", 0),
-            flag(sitemaps is not None),
-            sm_name,
-            sm_n,
-            state("host"),
-            g.bytes_value([((host or "").encode("utf-8"), 1)]),
-            flag("diagnostics" in case),
-            dg_name,
-            dg_n,
-        )
+    return designated(
+        [
+            ("where", c_literal(at.encode("utf-8"))),
+            ("rfc", flag(profile in ("rfc", "both"))),
+            ("google", flag(profile in ("google", "both"))),
+            ("has_parse_limit", flag("parse_limit" in options)),
+            ("parse_limit", options.get("parse_limit", 0)),
+            ("has_typos", flag("typos" in options)),
+            ("typos", flag(options.get("typos", True))),
+            ("body", body),
+            ("select", select),
+            ("tokens", tok_name),
+            ("token_count", tok_n),
+            ("expect_invalid_token", flag(error is not None)),
+            ("checks", chk_name),
+            ("check_count", chk_n),
+            ("crawl_delay_state", state("crawl_delay")),
+            ("crawl_delay", "%.17g" % float(delay or 0)),
+            ("request_rate_state", state("request_rate")),
+            ("rate_requests", rate.get("requests", 0)),
+            ("rate_seconds", rate.get("seconds", 0)),
+            ("check_sitemaps", flag(sitemaps is not None)),
+            ("sitemaps", sm_name),
+            ("sitemap_count", sm_n),
+            ("host_state", state("host")),
+            ("host", g.bytes_value([((host or "").encode("utf-8"), 1)])),
+            ("check_diagnostics", flag("diagnostics" in case)),
+            ("diagnostics", dg_name),
+            ("diagnostic_count", dg_n),
+        ]
+        + preference_fields(g, case, at)
     )
 
 

@@ -571,7 +571,8 @@ static bool test_diagnostics(void) {
                        ROBOTSTXT_STATUS_NULL_ARGUMENT);
     ok &= CHECK(strcmp(robotstxt_line_kind_name(ROBOTSTXT_LINE_USER_AGENT), "user-agent") == 0);
     ok &= CHECK(strcmp(robotstxt_line_kind_name(ROBOTSTXT_LINE_INVALID), "invalid") == 0);
-    ok &= CHECK(robotstxt_line_kind_name(9) == NULL);
+    ok &= CHECK(strcmp(robotstxt_line_kind_name(ROBOTSTXT_LINE_CONTENT_USAGE), "content-usage") == 0);
+    ok &= CHECK(robotstxt_line_kind_name(11) == NULL);
     ok &= CHECK(strcmp(robotstxt_diagnostic_flag_name(ROBOTSTXT_FLAG_TYPO), "typo") == 0);
     ok &= CHECK(strcmp(robotstxt_diagnostic_flag_name(ROBOTSTXT_FLAG_UNKNOWN_KEY), "unknown-key") == 0);
     ok &= CHECK(robotstxt_diagnostic_flag_name(0) == NULL);
@@ -759,7 +760,7 @@ static bool answer_at(robotstxt_entry *entry, uint64_t now, robotstxt_answer wan
     return ok;
 }
 
-/* SPEC §7's worked example, plus the entry's getters and error paths. */
+/* behaviour §7's worked example, plus the entry's getters and error paths. */
 static bool test_entry(void) {
     robotstxt_freshness_policy policy = robotstxt_freshness_policy_default();
     robotstxt_entry *entry = SENTINEL;

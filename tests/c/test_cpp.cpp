@@ -1,6 +1,7 @@
 // The C++ wrapper (bindings/cpp/robotstxt.hpp) over the practice shop:
-// answers, borrowed views, errors as exceptions, moves; and rules from the
-// C cache: blanket decisions, their cause and retry time. Ends with the
+// answers, borrowed views, errors as exceptions, moves; rules from the C
+// cache: blanket decisions, their cause and retry time; and usage
+// preferences. Ends with the
 // summary line `N passed, M failed`.
 #include <robotstxt.hpp>
 
@@ -8,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 static int passed = 0, failed = 0;
 
@@ -106,6 +108,79 @@ int main() {
         } catch (const robotstxt::Error &e) {
             CHECK(e.status() == ROBOTSTXT_STATUS_NULL_ARGUMENT);
         }
+    }
+
+    // Usage preferences: answers that outlive their rules, the HTTP
+    // field, Content-Signal and other records.
+    {
+        auto site = robotstxt::Robots::parse("Clean-param: ref /a/\n"
+                                             "User-agent: *\n"
+                                             "Content-Usage: train-ai=n\n"
+                                             "Content-Usage: /blog/ train-ai=y;v=2, search, x=n\n"
+                                             "Content-Signal: search=yes, ai-train=no\n"
+                                             "Disallow: /private/\n"
+                                             "LLM-Policy: https://a.test/llm.txt\n");
+        auto rules = site.rules_for("ExampleBot");
+        auto blog = rules.preferences("https://a.test/blog/post");
+        auto shop = rules.preferences("/shop");
+        auto closed = rules.preferences("/private/x");
+        auto signal = rules.content_signal();
+        auto others = site.other_records();
+        auto mine = rules.other_records();
+        { auto gone = std::move(rules); } // the answers stand alone
+
+        CHECK(blog.crawlable() && blog.decision().kind == ROBOTSTXT_DECISION_NONE);
+        auto labels = blog.labels();
+        CHECK(labels.size() == 3 && labels[0].label == "train-ai" && labels[0].value == robotstxt::Usage::Yes &&
+              labels[0].lines == std::vector<uint32_t>{4});
+        CHECK(labels[1].label == "search" && labels[1].value == robotstxt::Usage::Unknown);
+        CHECK(labels[2].label == "x" && labels[2].value == robotstxt::Usage::No);
+        CHECK(blog.usage("x") == robotstxt::Usage::No && blog.usage("nothing") == robotstxt::Usage::Unknown);
+        auto statements = blog.statements();
+        CHECK(statements.size() == 1 && statements[0].line == 4 && statements[0].path == "/blog/" &&
+              statements[0].members.size() == 3);
+        CHECK(statements[0].members[0].key == "train-ai" && statements[0].members[0].value == "y;v=2");
+        CHECK(shop.usage("train-ai") == robotstxt::Usage::No && shop.labels()[1].lines.empty());
+        CHECK(std::string(robotstxt::usage_name(robotstxt::Usage::No)) == "n");
+
+        auto denied = closed.decision();
+        CHECK(!closed.crawlable() && denied.line == 6 && denied.pattern == "/private/" &&
+              closed.statements().empty() && closed.usage("train-ai") == robotstxt::Usage::Unknown);
+
+        auto page = shop.with_header("search=y, train-ai=y");
+        CHECK(page.usage("train-ai") == robotstxt::Usage::No && page.usage("search") == robotstxt::Usage::Yes);
+        CHECK(page.labels()[1].lines.empty());
+        for (const char *bad : {"Train-AI=n", ""}) {
+            try {
+                shop.with_header(bad);
+                CHECK(false);
+            } catch (const robotstxt::Error &e) {
+                CHECK(e.status() == ROBOTSTXT_STATUS_INVALID_FIELD);
+                CHECK(std::string(e.what()).find("Content-Usage statement") != std::string::npos);
+            }
+        }
+
+        CHECK(signal.has_value());
+        if (signal) {
+            auto signals = signal->signals();
+            CHECK(signals.size() == 3 && signals[0].key == "search" && signals[0].value == true &&
+                  signals[1].key == "ai-input" && !signals[1].value.has_value() &&
+                  signals[2].key == "ai-train" && signals[2].value == false);
+            CHECK(signal->signal("ai-train") == false && !signal->signal("ai-input").has_value() &&
+                  !signal->signal("nope").has_value());
+            CHECK(signal->lines() == std::vector<uint32_t>{5});
+        }
+
+        CHECK(others.size() == 2 && others[0].key == "Clean-param" && others[0].value == "ref /a/" &&
+              others[0].line == 1 && !others[0].group.has_value());
+        CHECK(others[1].key == "LLM-Policy" && others[1].key_lower() == "llm-policy" && others[1].group == 0u);
+        CHECK(mine.size() == 2 && mine[1].line == 7);
+
+        // A named group replaces *, its content-signal lines included.
+        auto named = robotstxt::Robots::parse("User-agent: *\nDisallow: /x\nContent-Signal: ai-train=no\n\n"
+                                              "User-agent: ExampleBot\nAllow: /\n");
+        CHECK(!named.rules_for("ExampleBot").content_signal().has_value());
+        CHECK(named.rules_for("OtherBot").content_signal().has_value());
     }
 
     // Rules outlive their Robots; handles move.

@@ -179,6 +179,318 @@ static bool check_rates(const vt_parse_case *c, const robotstxt_rules *rules, co
     return ok;
 }
 
+/* The length of the UTF-8 sequence at s[0..len) and whether it is valid;
+ * for an invalid one, the length of its maximal valid prefix (at least 1),
+ * which is what one U+FFFD replaces. */
+static size_t utf8_sequence(const uint8_t *s, size_t len, bool *valid) {
+    uint8_t lo = 0x80, hi = 0xBF;
+    size_t need, i;
+    *valid = true;
+    if (s[0] < 0x80) {
+        return 1;
+    } else if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        need = 1;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        need = 2;
+        lo = s[0] == 0xE0 ? 0xA0 : 0x80; /* no overlong forms */
+        hi = s[0] == 0xED ? 0x9F : 0xBF; /* no surrogates */
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        need = 3;
+        lo = s[0] == 0xF0 ? 0x90 : 0x80;
+        hi = s[0] == 0xF4 ? 0x8F : 0xBF; /* nothing past U+10FFFF */
+    } else {
+        *valid = false;
+        return 1;
+    }
+    for (i = 1; i <= need; i++) {
+        if (i >= len || s[i] < lo || s[i] > hi) {
+            *valid = false;
+            return i;
+        }
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return need + 1;
+}
+
+/* Whether `got`, read as the reference runner reads keys and values
+ * (String::from_utf8_lossy), is the text `want`. */
+static bool lossy_is(const uint8_t *got, size_t len, vt_bytes want) {
+    uint8_t *text = malloc(3 * len + 1);
+    size_t n = 0, i = 0;
+    bool same;
+    if (text == NULL) {
+        fprintf(stderr, "out of memory\n");
+        exit(2);
+    }
+    while (i < len) {
+        bool valid;
+        size_t k = utf8_sequence(got + i, len - i, &valid);
+        if (valid) {
+            memcpy(text + n, got + i, k);
+            n += k;
+        } else {
+            memcpy(text + n, "\xEF\xBF\xBD", 3);
+            n += 3;
+        }
+        i += k;
+    }
+    same = same_bytes(text, n, want);
+    free(text);
+    return same;
+}
+
+static bool lines_are(const uint32_t *got, size_t count, const uint32_t *want, size_t want_count) {
+    size_t i;
+    if (count != want_count) {
+        return false;
+    }
+    for (i = 0; i < count; i++) {
+        if (got[i] != want[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The labels of an answer are exactly `want`: as many, none twice, each
+ * with its value and lines; robotstxt_preferences_get agrees. */
+static bool check_labels(const robotstxt_preferences *p, const vt_label *want, size_t want_count,
+                         const char *at) {
+    size_t count = 0, i, k;
+    bool ok = OK(robotstxt_preferences_label_count(p, &count));
+    ok &= check_at(count == want_count && count >= 2, __FILE__, __LINE__,
+                   "%s: %zu labels, want %zu", at, count, want_count);
+    for (i = 0; ok && i < count; i++) {
+        robotstxt_label_preference got, before;
+        const vt_label *w = NULL;
+        robotstxt_usage usage = 99;
+        const char *name;
+        ok &= OK(robotstxt_preferences_label(p, i, &got));
+        if (!ok) {
+            break;
+        }
+        for (k = 0; k < i; k++) {
+            ok &= OK(robotstxt_preferences_label(p, k, &before));
+            ok &= check_at(!(before.label.len == got.label.len &&
+                             memcmp(before.label.ptr, got.label.ptr, got.label.len) == 0),
+                           __FILE__, __LINE__, "%s: label '%.*s' twice", at, (int)got.label.len,
+                           (const char *)got.label.ptr);
+        }
+        for (k = 0; k < want_count && w == NULL; k++) {
+            if (same_bytes(got.label.ptr, got.label.len, want[k].label)) {
+                w = &want[k];
+            }
+        }
+        name = robotstxt_usage_name(got.value);
+        ok &= check_at(w != NULL && got.value == w->value, __FILE__, __LINE__,
+                       "%s: label '%.*s' is %s, %s", at, (int)got.label.len,
+                       (const char *)got.label.ptr, name ? name : "?",
+                       w ? "want another value" : "not wanted");
+        ok &= check_at(w != NULL && lines_are(got.lines, got.line_count, w->lines, w->line_count) &&
+                           (got.line_count > 0) == (got.lines != NULL),
+                       __FILE__, __LINE__, "%s: label '%.*s' has %zu lines, not those wanted", at,
+                       (int)got.label.len, (const char *)got.label.ptr, got.line_count);
+        ok &= OK(robotstxt_preferences_get(p, got.label.ptr, got.label.len, &usage));
+        ok &= check_at(usage == got.value, __FILE__, __LINE__, "%s: get '%.*s' is %u", at,
+                       (int)got.label.len, (const char *)got.label.ptr, (unsigned)usage);
+    }
+    return ok;
+}
+
+/* `preferences`: the whole answer for each URL, as the reference runner
+ * compares it (crawlable, the access line, labels, statement lines). */
+static bool check_preferences(const vt_parse_case *c, const robotstxt_rules *rules,
+                              const char *at) {
+    bool ok = true;
+    size_t i, k, m;
+    for (i = 0; ok && i < c->preference_count; i++) {
+        const vt_preference_check *want = &c->preferences[i];
+        robotstxt_preferences *p = NULL;
+        robotstxt_decision d;
+        bool crawlable = !want->crawlable;
+        size_t len, count = 0;
+        uint8_t *url = join(want->url, &len);
+        char where[800];
+        snprintf(where, sizeof where, "%s %.*s", at, len > 80 ? 80 : (int)len, (const char *)url);
+        ok &= OK(robotstxt_rules_preferences(rules, url, len, &p));
+        free(url);
+        if (!ok) {
+            break;
+        }
+        ok &= OK(robotstxt_preferences_crawlable(p, &crawlable, &d));
+        ok &= check_at(crawlable == want->crawlable && d.allowed == crawlable, __FILE__, __LINE__,
+                       "%s: crawlable %d, want %d", where, crawlable, want->crawlable);
+        ok &= check_at(d.line == want->line, __FILE__, __LINE__, "%s: line %u, want %u", where,
+                       d.line, want->line);
+        ok &= check_labels(p, want->labels, want->label_count, where);
+        ok &= OK(robotstxt_preferences_statement_count(p, &count));
+        ok &= check_at(count == want->statement_count, __FILE__, __LINE__,
+                       "%s: %zu statements, want %zu", where, count, want->statement_count);
+        for (k = 0; ok && k < count; k++) {
+            robotstxt_usage_statement st;
+            ok &= OK(robotstxt_preferences_statement(p, k, &st));
+            ok &= check_at(st.line == want->statements[k], __FILE__, __LINE__,
+                           "%s: statement %zu at line %u, want %u", where, k, st.line,
+                           want->statements[k]);
+            ok &= check_at(st.path.len > 0 && st.path.ptr[0] == '/', __FILE__, __LINE__,
+                           "%s: statement %zu path", where, k);
+            for (m = 0; ok && m < st.member_count; m++) {
+                robotstxt_member member;
+                ok &= OK(robotstxt_preferences_member(p, k, m, &member));
+                ok &= check_at(member.key.len > 0, __FILE__, __LINE__, "%s: member %zu.%zu", where,
+                               k, m);
+            }
+        }
+        robotstxt_preferences_free(p);
+    }
+    return ok;
+}
+
+static bool check_content_signal(const vt_parse_case *c, const robotstxt_rules *rules,
+                                 const char *at) {
+    robotstxt_content_signal *s = (robotstxt_content_signal *)(uintptr_t)c; /* never a handle */
+    const uint32_t *lines = NULL;
+    size_t count = 0, line_count = 0, i, k;
+    bool ok = OK(robotstxt_rules_content_signal(rules, &s));
+    if (!ok) {
+        return false;
+    }
+    if (c->content_signal_state == VT_ABSENT) {
+        ok &= check_at(s == NULL, __FILE__, __LINE__, "%s: a content signal, want none", at);
+        robotstxt_content_signal_free(s);
+        return ok;
+    }
+    if (!check_at(s != NULL, __FILE__, __LINE__, "%s: no content signal", at)) {
+        return false;
+    }
+    ok &= OK(robotstxt_content_signal_count(s, &count));
+    ok &= check_at(count == c->signal_count, __FILE__, __LINE__, "%s: %zu signals, want %zu", at,
+                   count, c->signal_count);
+    for (i = 0; ok && i < count; i++) {
+        robotstxt_signal got, before;
+        const vt_signal *w = NULL;
+        int value;
+        ok &= OK(robotstxt_content_signal_entry(s, i, &got));
+        for (k = 0; ok && k < i; k++) {
+            ok &= OK(robotstxt_content_signal_entry(s, k, &before));
+            ok &= check_at(!(before.key.len == got.key.len &&
+                             memcmp(before.key.ptr, got.key.ptr, got.key.len) == 0),
+                           __FILE__, __LINE__, "%s: signal '%.*s' twice", at, (int)got.key.len,
+                           (const char *)got.key.ptr);
+        }
+        for (k = 0; k < c->signal_count && w == NULL; k++) {
+            if (lossy_is(got.key.ptr, got.key.len, c->signals[k].key)) {
+                w = &c->signals[k];
+            }
+        }
+        value = !got.is_set ? VT_SIGNAL_UNSET : got.yes ? VT_SIGNAL_YES : VT_SIGNAL_NO;
+        ok &= check_at(w != NULL && w->value == value && (got.is_set || !got.yes), __FILE__,
+                       __LINE__, "%s: signal '%.*s' is %s, %s", at, (int)got.key.len,
+                       (const char *)got.key.ptr,
+                       value == VT_SIGNAL_UNSET ? "unset" : value == VT_SIGNAL_YES ? "yes" : "no",
+                       w ? "want another value" : "not wanted");
+    }
+    ok &= OK(robotstxt_content_signal_lines(s, &lines, &line_count));
+    ok &= check_at(lines_are(lines, line_count, c->signal_lines, c->signal_line_count), __FILE__,
+                   __LINE__, "%s: %zu content-signal lines, not those wanted", at, line_count);
+    robotstxt_content_signal_free(s);
+    return ok;
+}
+
+/* `other_records`: every record of the file, key and value read as the
+ * reference runner reads them; key_lower is the key in ASCII lower case. */
+static bool check_other_records(const vt_parse_case *c, const robotstxt_robots *robots,
+                                const char *at) {
+    size_t count = 0, i, k;
+    bool ok = OK(robotstxt_robots_other_record_count(robots, &count));
+    ok &= check_at(count == c->other_record_count, __FILE__, __LINE__,
+                   "%s: %zu other records, want %zu", at, count, c->other_record_count);
+    for (i = 0; ok && i < count; i++) {
+        const vt_other_record *w = &c->other_records[i];
+        robotstxt_other_record r;
+        uint8_t *lower;
+        ok &= OK(robotstxt_robots_other_record(robots, i, &r));
+        if (!ok) {
+            break;
+        }
+        lower = malloc(r.key.len + 1);
+        if (lower == NULL) {
+            fprintf(stderr, "out of memory\n");
+            exit(2);
+        }
+        for (k = 0; k < r.key.len; k++) {
+            uint8_t b = r.key.ptr[k];
+            lower[k] = b >= 'A' && b <= 'Z' ? (uint8_t)(b + 32) : b;
+        }
+        ok &= check_at(lossy_is(r.key.ptr, r.key.len, w->key) &&
+                           lossy_is(lower, r.key.len, w->key_lower) &&
+                           lossy_is(r.value.ptr, r.value.len, w->value),
+                       __FILE__, __LINE__, "%s: other record %zu is '%.*s: %.*s'", at, i,
+                       (int)r.key.len, (const char *)r.key.ptr, (int)r.value.len,
+                       (const char *)r.value.ptr);
+        ok &= check_at(r.line == w->line && r.in_group == w->in_group &&
+                           r.group == (w->in_group ? w->group : 0),
+                       __FILE__, __LINE__, "%s: other record %zu at line %u, group %d/%u", at, i,
+                       r.line, r.in_group, r.group);
+        free(lower);
+    }
+    return ok;
+}
+
+static bool check_other_records_for(const vt_parse_case *c, const robotstxt_rules *rules,
+                                    const char *at) {
+    size_t count = 0, i;
+    bool ok = OK(robotstxt_rules_other_record_count(rules, &count));
+    ok &= check_at(count == c->other_record_for_count, __FILE__, __LINE__,
+                   "%s: %zu other records apply, want %zu", at, count, c->other_record_for_count);
+    for (i = 0; ok && i < count; i++) {
+        robotstxt_other_record r;
+        ok &= OK(robotstxt_rules_other_record(rules, i, &r));
+        ok &= check_at(r.line == c->other_records_for[i], __FILE__, __LINE__,
+                       "%s: other record %zu at line %u, want %u", at, i, r.line,
+                       c->other_records_for[i]);
+    }
+    return ok;
+}
+
+/* `header`: the answer for the URL combined with an HTTP field. The C ABI
+ * has one status for both errors; the core's message tells them apart. */
+static bool check_headers(const vt_parse_case *c, const robotstxt_rules *rules, const char *at) {
+    bool ok = true;
+    size_t i;
+    for (i = 0; ok && i < c->header_count; i++) {
+        const vt_header_check *want = &c->headers[i];
+        robotstxt_preferences *p = NULL;
+        robotstxt_preferences *combined = (robotstxt_preferences *)(uintptr_t)want;
+        size_t url_len, field_len;
+        uint8_t *url = join(want->url, &url_len);
+        uint8_t *field = join(want->field, &field_len);
+        char where[800];
+        snprintf(where, sizeof where, "%s field '%.*s'", at, (int)field_len, (const char *)field);
+        ok &= OK(robotstxt_rules_preferences(rules, url, url_len, &p));
+        if (ok && want->error == VT_FIELD_OK) {
+            ok &= OK(robotstxt_preferences_with_header(p, field, field_len, &combined));
+            if (ok) {
+                ok &= check_labels(combined, want->labels, want->label_count, where);
+                robotstxt_preferences_free(combined);
+            }
+        } else if (ok) {
+            const char *marker = want->error == VT_FIELD_EMPTY ? "is empty" : "RFC 9651 Dictionary";
+            ok &= CHECK_STATUS(robotstxt_preferences_with_header(p, field, field_len, &combined),
+                               ROBOTSTXT_STATUS_INVALID_FIELD);
+            ok &= check_at(combined == (robotstxt_preferences *)(uintptr_t)want, __FILE__, __LINE__,
+                           "%s: output written on failure", where);
+            ok &= check_at(strstr(last_error(), marker) != NULL, __FILE__, __LINE__,
+                           "%s: message '%s' lacks '%s'", where, last_error(), marker);
+        }
+        robotstxt_preferences_free(p);
+        free(url);
+        free(field);
+    }
+    return ok;
+}
+
 /* Whether a token can be found verbatim in a message that quotes it (no
  * byte that the core would escape). */
 static bool plainly_quotable(const uint8_t *t, size_t len) {
@@ -230,6 +542,14 @@ static bool check_selection(const vt_parse_case *c, const robotstxt_robots *robo
     } else if (CHECK_STATUS(got, ROBOTSTXT_STATUS_OK)) {
         ok &= check_decisions(c, rules, at);
         ok &= check_rates(c, rules, at);
+        ok &= check_preferences(c, rules, at);
+        if (c->content_signal_state != VT_UNCHECKED) {
+            ok &= check_content_signal(c, rules, at);
+        }
+        if (c->check_other_records_for) {
+            ok &= check_other_records_for(c, rules, at);
+        }
+        ok &= check_headers(c, rules, at);
     } else {
         check_at(false, __FILE__, __LINE__, "%s: selection failed", at);
         ok = false;
@@ -269,6 +589,9 @@ static bool run_parse_case(const vt_parse_case *c, robotstxt_profile profile) {
     }
     if (c->check_diagnostics) {
         ok &= check_diagnostics(c, robots, at);
+    }
+    if (c->check_other_records) {
+        ok &= check_other_records(c, robots, at);
     }
     if (c->select != VT_SELECT_NONE) {
         ok &= check_selection(c, robots, at);

@@ -44,6 +44,50 @@ typedef struct vt_diag {
     size_t flag_count;
 } vt_diag;
 
+/* One label of a usage-preferences answer (behaviour §10.4). */
+typedef struct vt_label {
+    vt_bytes label;
+    robotstxt_usage value;
+    const uint32_t *lines;
+    size_t line_count;
+} vt_label;
+
+/* `preferences`: the whole answer for one URL. */
+typedef struct vt_preference_check {
+    vt_bytes url;
+    bool crawlable;
+    uint32_t line;
+    const vt_label *labels;
+    size_t label_count;
+    const uint32_t *statements;
+    size_t statement_count;
+} vt_preference_check;
+
+enum { VT_SIGNAL_UNSET, VT_SIGNAL_YES, VT_SIGNAL_NO };
+
+typedef struct vt_signal {
+    vt_bytes key;
+    int value; /* VT_SIGNAL_* */
+} vt_signal;
+
+typedef struct vt_other_record {
+    vt_bytes key, key_lower, value;
+    uint32_t line;
+    bool in_group;
+    uint32_t group;
+} vt_other_record;
+
+enum { VT_FIELD_OK, VT_FIELD_SYNTAX, VT_FIELD_EMPTY };
+
+/* `header`: preferences combined with an HTTP field, or its error. */
+typedef struct vt_header_check {
+    vt_bytes url;
+    vt_bytes field;
+    int error; /* VT_FIELD_* */
+    const vt_label *labels;
+    size_t label_count;
+} vt_header_check;
+
 typedef struct vt_parse_case {
     const char *where;
     bool rfc, google;
@@ -69,6 +113,22 @@ typedef struct vt_parse_case {
     bool check_diagnostics;
     const vt_diag *diagnostics;
     size_t diagnostic_count;
+    /* usage preferences (behaviour §10) */
+    const vt_preference_check *preferences;
+    size_t preference_count;
+    int content_signal_state;
+    const vt_signal *signals;
+    size_t signal_count;
+    const uint32_t *signal_lines;
+    size_t signal_line_count;
+    bool check_other_records;
+    const vt_other_record *other_records;
+    size_t other_record_count;
+    bool check_other_records_for;
+    const uint32_t *other_records_for;
+    size_t other_record_for_count;
+    const vt_header_check *headers;
+    size_t header_count;
 } vt_parse_case;
 
 typedef struct vt_access_case {

@@ -1,4 +1,4 @@
-// The binding's own surface: the practice shop (SPEC §9), strings vs
+// The binding's own surface: the practice shop (behaviour §9), strings vs
 // Buffers, non-UTF-8 bodies, every error path, access and freshness.
 
 import assert from 'node:assert/strict'
@@ -8,13 +8,13 @@ import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import * as esm from 'robotstxt'
+import * as esm from 'robotstxt-engine'
 import {
   Cache, Entry, Lease, Pacer, Robots, Rules, Ticket, accessFromOutcome, classifyFetch, productToken, version
 } from '../index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
-// The practice shop of SPEC §9, as examples/shop/robots.txt ships it.
+// The practice shop of behaviour §9, as examples/shop/robots.txt ships it.
 const SHOP = readFileSync(join(here, '..', '..', '..', 'examples', 'shop', 'robots.txt'))
 const require = createRequire(import.meta.url)
 
@@ -25,7 +25,7 @@ describe('loading', () => {
       const { Robots } = require(workerData)
       parentPort.postMessage(Robots.parse('User-agent: *\\nDisallow: /x\\n').rulesFor('a').isAllowed('/x/y'))`
     const answers = await Promise.all([1, 2, 3].map(() => new Promise((resolve, reject) => {
-      const worker = new Worker(code, { eval: true, workerData: require.resolve('robotstxt') })
+      const worker = new Worker(code, { eval: true, workerData: require.resolve('robotstxt-engine') })
       worker.once('message', resolve)
       worker.once('error', reject)
     })))
@@ -33,7 +33,7 @@ describe('loading', () => {
   })
 
   test('require and import give the same addon', () => {
-    const cjs = require('robotstxt')
+    const cjs = require('robotstxt-engine')
     assert.equal(cjs.Robots, Robots)
     assert.equal(esm.Robots, Robots)
     assert.equal(typeof esm.classifyFetch, 'function')
@@ -41,7 +41,7 @@ describe('loading', () => {
   })
 })
 
-describe('the practice shop (SPEC §9, RFC profile)', () => {
+describe('the practice shop (behaviour §9, RFC profile)', () => {
   const robots = Robots.parse(SHOP)
   const table = [
     ['NimbuBot', '/prices/today', true, 10, 'allow', '/prices/today'],
@@ -311,7 +311,7 @@ describe('errors', () => {
 })
 
 describe('batches', () => {
-  const pkg = require('robotstxt') // the module functions are not named ESM exports
+  const pkg = require('robotstxt-engine') // the module functions are not named ESM exports
   const rules = Robots.parse(SHOP).rulesFor('NimbuBot')
   const urls = ['/prices/today', '/prices/history', Buffer.from('/offers/x'), '/x.pdf', '', 'https://a.test']
 
@@ -389,7 +389,7 @@ describe('batches', () => {
   })
 })
 
-describe('access (SPEC §6)', () => {
+describe('access (behaviour §6)', () => {
   test('classifyFetch', () => {
     const table = [
       [200, 0, 'careful', 'follow-rules', false], [200, 6, 'careful', 'allow-all', false],
@@ -419,7 +419,7 @@ describe('access (SPEC §6)', () => {
   })
 })
 
-describe('freshness (SPEC §7)', () => {
+describe('freshness (behaviour §7)', () => {
   const H = 3600 * 1000
 
   test('the worked example, in epoch milliseconds', () => {
@@ -508,7 +508,7 @@ describe('cache (single flight)', () => {
   })
 })
 
-describe('pacer (SPEC §8)', () => {
+describe('pacer (behaviour §8)', () => {
   test('starts one gap apart, backoff, kill switch', () => {
     const pacer = new Pacer({ floorMs: 0 })
     pacer.setRules('shop.test', Robots.parse(SHOP).rulesFor('NimbuBot')) // crawl-delay 2.5
@@ -745,5 +745,167 @@ describe('productToken', () => {
         /^cannot find a crawler's product token in the User-Agent/)
     }
     throwsWith(() => productToken(42), TypeError, 'ERR_INVALID_ARG_TYPE', /^userAgent must be/)
+  })
+})
+
+describe('usage preferences (behaviour §10)', () => {
+  const BODY = [
+    'Clean-param: ref /articles/', // 1: before any group
+    'User-agent: *',
+    'Content-Signal: search=yes, ai-input=no, ai-train=no',
+    'Content-Usage: train-ai=n',
+    'Content-Usage: /blog/ train-ai=y, bots=n;v=2', // 5
+    'Disallow: /private',
+    '',
+    'User-agent: NimbuBot', // 8: a named group replaces `*`, preferences too
+    'Allow: /',
+    'LLM-Policy: https://a.test/llm.txt' // 10
+  ].join('\n')
+  const robots = Robots.parse(BODY)
+  const rules = robots.rulesFor('ExampleBot')
+  const none = { value: null, lines: [] }
+
+  test('the longest matching path decides; each answer names its lines', () => {
+    assert.deepEqual(rules.preferences('https://a.test/blog/post'), {
+      crawlable: true,
+      decision: { allowed: true, line: 0, kind: 'none', pattern: '' },
+      labels: { 'train-ai': { value: 'y', lines: [5] }, search: none, bots: { value: 'n', lines: [5] } },
+      statements: [{
+        line: 5,
+        path: '/blog/',
+        members: [{ key: 'train-ai', value: 'y' }, { key: 'bots', value: 'n;v=2' }]
+      }]
+    })
+    const shop = rules.preferences(Buffer.from('/shop'))
+    assert.deepEqual(shop.labels, { 'train-ai': { value: 'n', lines: [4] }, search: none })
+    assert.deepEqual(shop.statements, [{ line: 4, path: '/', members: [{ key: 'train-ai', value: 'n' }] }])
+    // train-ai and search first, then labels in the order met.
+    assert.deepEqual(Object.keys(rules.preferences('/blog/').labels), ['train-ai', 'search', 'bots'])
+  })
+
+  test('a URL the rules disallow states nothing', () => {
+    assert.deepEqual(rules.preferences('/private/x'), {
+      crawlable: false,
+      decision: { allowed: false, line: 6, kind: 'disallow', pattern: '/private' },
+      labels: { 'train-ai': none, search: none },
+      statements: []
+    })
+    assert.equal(rules.isAllowed('/private/x'), false)
+  })
+
+  test('a named group replaces `*`: no preferences, no signal', () => {
+    const nimbu = robots.rulesFor('NimbuBot')
+    assert.deepEqual(nimbu.preferences('/blog/post').labels, { 'train-ai': none, search: none })
+    assert.deepEqual(nimbu.preferences('/blog/post').statements, [])
+    assert.equal(nimbu.contentSignal(), null)
+  })
+
+  test('the HTTP field combines per label, n first; null or left out is none', () => {
+    const page = rules.preferences('/blog/post', { header: 'train-ai=n, search=y' })
+    assert.deepEqual(page.labels, {
+      'train-ai': { value: 'n', lines: [] }, // the field decided, not line 5
+      search: { value: 'y', lines: [] },
+      bots: { value: 'n', lines: [5] }
+    })
+    assert.deepEqual(page.statements, rules.preferences('/blog/post').statements)
+    assert.deepEqual(rules.preferences('/blog/post', { header: Buffer.from('search=y') }).labels.search,
+      { value: 'y', lines: [] })
+    for (const options of [undefined, null, {}, { header: null }, { header: undefined }]) {
+      assert.deepEqual(rules.preferences('/blog/post', options), rules.preferences('/blog/post'))
+    }
+    // Nothing was fetched from a URL that is not crawlable.
+    assert.deepEqual(rules.preferences('/private', { header: 'search=y' }), rules.preferences('/private'))
+  })
+
+  test('a field that states nothing throws ERR_ROBOTSTXT_INVALID_FIELD with the reason', () => {
+    for (const [field, reason] of [['Train-AI=n', 'syntax'], ['train-ai=n,', 'syntax'], ['a=b c', 'syntax'],
+      ['', 'empty'], [Buffer.alloc(0), 'empty'], [Buffer.from([0xff]), 'syntax']]) {
+      assert.throws(() => rules.preferences('/blog/post', { header: field }), (err) => {
+        assert.ok(err instanceof RangeError, `${err}`)
+        assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_FIELD')
+        assert.equal(err.reason, reason, JSON.stringify(String(field)))
+        assert.match(err.message, reason === 'empty' ? /statement is empty/ : /not an RFC 9651 Dictionary/)
+        return true
+      })
+    }
+  })
+
+  test('content-signal: per crawler, any no wins; null without a line', () => {
+    assert.deepEqual(rules.contentSignal(), {
+      signals: { search: 'yes', 'ai-input': 'no', 'ai-train': 'no' },
+      lines: [3]
+    })
+    const repeated = Robots.parse('User-agent: *\nContent-Signal: Search=YES, x-new=yes\nContent-Signal: search=no\n')
+    assert.deepEqual(repeated.rulesFor('a').contentSignal(), {
+      signals: { search: 'no', 'ai-input': null, 'ai-train': null, 'x-new': 'yes' },
+      lines: [2, 3]
+    })
+    assert.equal(Robots.parse('User-agent: *\nDisallow: /\n').rulesFor('a').contentSignal(), null)
+  })
+
+  test('labels and signal keys are plain own keys, whatever their name', () => {
+    const odd = Robots.parse('User-agent: *\nContent-Signal: __proto__=no, constructor=yes\nContent-Usage: constructor=y\n')
+      .rulesFor('a')
+    const { signals } = odd.contentSignal()
+    assert.equal(Object.getPrototypeOf(signals), Object.prototype)
+    assert.deepEqual(Object.keys(signals), ['search', 'ai-input', 'ai-train', '__proto__', 'constructor'])
+    assert.equal(Object.getOwnPropertyDescriptor(signals, '__proto__').value, 'no')
+    assert.deepEqual(odd.preferences('/').labels.constructor, { value: 'y', lines: [3] })
+  })
+
+  test('other records: of the file, and of the selected rules', () => {
+    const clean = { key: 'Clean-param', keyLower: 'clean-param', value: 'ref /articles/', line: 1, group: null }
+    const llm = { key: 'LLM-Policy', keyLower: 'llm-policy', value: 'https://a.test/llm.txt', line: 10, group: 1 }
+    assert.deepEqual(robots.otherRecords(), [clean, llm])
+    assert.deepEqual(rules.otherRecords(), [clean])
+    assert.deepEqual(robots.rulesFor('NimbuBot').otherRecords(), [clean, llm])
+    assert.deepEqual(Robots.parse('').otherRecords(), [])
+  })
+
+  test('bad statements are reported, kept, and state nothing', () => {
+    const bad = Robots.parse([
+      'User-agent: *', 'Content-Usage: Train-AI=n', 'Content-Usage: /x', 'Content-Usage: a=yes',
+      'Content-Signal: search=maybe, ai-train=no'
+    ].join('\n'))
+    assert.deepEqual(bad.diagnostics, [
+      { line: 2, kind: 'content-usage', flags: ['invalid-statement'] },
+      { line: 3, kind: 'content-usage', flags: ['empty-statement'] },
+      { line: 4, kind: 'content-usage', flags: ['unknown-preference'] },
+      { line: 5, kind: 'content-signal', flags: ['unknown-preference'] }
+    ])
+    const badRules = bad.rulesFor('a')
+    assert.deepEqual(badRules.preferences('/x/1').statements, [{ line: 3, path: '/x', members: [] }])
+    assert.deepEqual(badRules.preferences('/y').labels, { 'train-ai': none, search: none })
+    assert.deepEqual(badRules.preferences('/y').statements.map((s) => s.line), [2, 4])
+    assert.equal(badRules.contentSignal().signals['ai-train'], 'no') // the rest of the line counts
+  })
+
+  test('bad arguments throw as everywhere else', () => {
+    for (const value of [undefined, null, 42, {}, [], Symbol('s'), new Uint16Array(2)]) {
+      throwsWith(() => rules.preferences(value), TypeError, 'ERR_INVALID_ARG_TYPE', /^url must be a string, a Buffer or a Uint8Array/)
+    }
+    for (const header of [42, true, {}, ['train-ai=n'], new ArrayBuffer(2)]) {
+      throwsWith(() => rules.preferences('/', { header }), TypeError, 'ERR_INVALID_ARG_TYPE', /^options\.header must be a string, a Buffer or a Uint8Array/)
+    }
+    throwsWith(() => rules.preferences('/', 'train-ai=n'), TypeError, 'ERR_INVALID_ARG_TYPE', /^options must be an object/)
+    throwsWith(() => rules.preferences('/', { headers: 'train-ai=n' }), RangeError, 'ERR_ROBOTSTXT_INVALID_OPTION', /unknown option "headers"/)
+    assert.throws(() => rules.preferences('/', { get header () { throw new Error('boom') } }), /boom/)
+    assert.throws(() => rules.contentSignal.call({}), { code: 'ERR_INVALID_THIS' })
+    assert.throws(() => robots.otherRecords.call(rules), { code: 'ERR_INVALID_THIS' })
+  })
+
+  test('rules closed by the header getter answer this call, then throw', async () => {
+    const doomed = Robots.parse(BODY).rulesFor('ExampleBot')
+    const options = { get header () { doomed.close(); return 'search=y' } }
+    assert.equal(doomed.preferences('/blog/post', options).labels.search.value, 'y')
+    await Promise.resolve()
+    assert.throws(() => doomed.preferences('/blog/post'), { code: 'ERR_ROBOTSTXT_CLOSED' })
+  })
+
+  test('preferences change no access answer', () => {
+    const plain = Robots.parse(BODY.replace(/^Content-.*$/gm, '')).rulesFor('ExampleBot')
+    for (const url of ['/', '/blog/post', '/private/x', '/shop']) {
+      assert.deepEqual(rules.decide(url), plain.decide(url), url)
+    }
   })
 })

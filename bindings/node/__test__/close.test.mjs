@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import * as api from 'robotstxt'
+import * as api from 'robotstxt-engine'
 
 const { Cache, CachedAnswer, Entry, Lease, Pacer, Robots, Rules, Ticket } = api
 const here = dirname(fileURLToPath(import.meta.url))
@@ -50,7 +50,8 @@ function specimens () {
       host: (r) => r.host,
       diagnostics: (r) => r.diagnostics,
       groupCount: (r) => r.groupCount,
-      ruleCount: (r) => r.ruleCount
+      ruleCount: (r) => r.ruleCount,
+      otherRecords: (r) => r.otherRecords()
     }],
     Rules: [rules, {
       isAllowed: (r) => r.isAllowed('/private'),
@@ -64,6 +65,9 @@ function specimens () {
       ruleCount: (r) => r.ruleCount,
       blanket: (r) => r.blanket,
       retryAt: (r) => r.retryAt,
+      preferences: (r) => r.preferences('/private', { header: 'train-ai=n' }),
+      contentSignal: (r) => r.contentSignal(),
+      otherRecords: (r) => r.otherRecords(),
       _handle: (r) => r._handle
     }],
     Cache: [cache, {

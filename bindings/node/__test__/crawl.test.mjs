@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { test } from 'node:test'
 
-import { Cache, Pacer, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt'
+import { Cache, Pacer, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt-engine'
 
 const TOKEN = 'ExampleBot'
 const clock = () => performance.timeOrigin + performance.now()

@@ -36,7 +36,7 @@ test('a lease dropped unfinished is given back when the garbage collector takes 
   // for the lease to run out). A lease still held keeps its fetch.
   const script = `
     import { setImmediate as tick } from 'node:timers/promises'
-    import { Cache } from 'robotstxt'
+    import { Cache } from 'robotstxt-engine'
     const cache = new Cache({ leaseMs: 3_600_000 })
     let got = cache.lookup('https://dropped.test/', 0)
     const kept = cache.lookup('https://kept.test/', 0)

@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
-import * as esm from 'robotstxt'
-import { Pacer, Robots, Rules, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt'
+import * as esm from 'robotstxt-engine'
+import { Pacer, Robots, Rules, RobotsCache, httpFetcher, retryAfterMs } from 'robotstxt-engine'
 import { Pacer as NativePacer } from '../index.js'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -62,7 +62,7 @@ const PRIVATE = 'User-agent: *\nDisallow: /private/\n'
 
 describe('the package entry', () => {
   test('require and import give the native exports and the promise-based layer', () => {
-    const cjs = require('robotstxt')
+    const cjs = require('robotstxt-engine')
     for (const name of ['RobotsCache', 'Pacer', 'httpFetcher', 'retryAfterMs', 'Robots', 'Cache', 'classifyFetch']) {
       assert.equal(typeof cjs[name], 'function', name)
       assert.equal(esm[name], cjs[name], name)
@@ -206,7 +206,7 @@ describe('RobotsCache', () => {
     const rules = await cache.rulesFor('https://a.test/public', 'ExampleBot')
     assert.deepEqual([rules.isAllowed('/public'), rules.isAllowed('/private/x')], [true, false])
     assert.equal(calls.length, 3)
-    // A failed refresh keeps the old copy answering (SPEC §7).
+    // A failed refresh keeps the old copy answering (behaviour §7).
     mode = 'reject'
     now.t += DAY
     const kept = await cache.rulesFor('https://a.test/public', 'ExampleBot')

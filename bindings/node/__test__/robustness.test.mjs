@@ -40,6 +40,7 @@ test('every export with odd arguments answers or throws an Error', () => {
     (a, b) => Robots.parse(a, b),
     (a) => robots.rulesFor(a), (a) => robots.rulesForAny(a), (a) => robots.rulesForStrictest(a),
     (a) => rules.isAllowed(a), (a) => rules.decide(a), (a) => rules.filterAllowed(a), (a) => rules.decideMany(a),
+    (a, b) => rules.preferences(a, b), (a) => rules.preferences('/', { header: a }),
     (a, b) => api.classifyFetch(a, b), (a, b, c) => api.classifyFetch(200, a, b ?? c),
     (a, b) => api.accessFromOutcome(a, b), (a) => new Entry(a),
     (a) => entry.isDue(a), (a) => entry.answer(a), (a, b) => entry.record(a, b),
@@ -65,7 +66,7 @@ test('every export with odd arguments answers or throws an Error', () => {
 })
 
 test('every method and getter of every class called on a wrong this throws a TypeError', async () => {
-  const pkg = await import('robotstxt')
+  const pkg = await import('robotstxt-engine')
   const classes = {
     Robots: pkg.Robots,
     Rules: pkg.Rules,
@@ -114,7 +115,7 @@ test('every method and getter of every class called on a wrong this throws a Typ
 })
 
 test('a wrong this names the method and the class, with code ERR_INVALID_THIS', async () => {
-  const { Rules: R, Cache: C } = await import('robotstxt')
+  const { Rules: R, Cache: C } = await import('robotstxt-engine')
   assert.throws(() => R.prototype.isAllowed.call({}, '/x'), {
     name: 'TypeError', code: 'ERR_INVALID_THIS', message: 'Rules.prototype.isAllowed must be called on a Rules, not an object'
   })

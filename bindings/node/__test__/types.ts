@@ -4,6 +4,7 @@
 import {
   type Access, type Blanket, type Cause, type Confirmation, type Decision, type DecisionKind,
   type Diagnostic, type FetchOutcome, type Profile, type CacheLookup, type CacheStats,
+  type ContentSignal, type OtherRecord, type Preferences, type UsageValue,
   Cache, CachedAnswer, Entry, Lease, Pacer, Robots, Rules, Ticket, accessFromOutcome, classifyFetch,
   productToken, version
 } from '../index.js'
@@ -34,8 +35,25 @@ const interval: number | undefined = rules.requestRate?.interval
 const sitemaps: string[] = robots.sitemaps
 const host: string | null = robots.host
 const diagnostics: Diagnostic[] = robots.diagnostics
-const flags: Array<'typo' | 'missing-colon' | 'too-long' | 'outside-group' | 'invalid-value' | 'unknown-key'> =
-  diagnostics.flatMap((x) => x.flags)
+const flags: Array<'typo' | 'missing-colon' | 'too-long' | 'outside-group' | 'invalid-value' | 'unknown-key' |
+  'invalid-statement' | 'empty-statement' | 'unknown-preference'> = diagnostics.flatMap((x) => x.flags)
+const lineKinds: Array<Diagnostic['kind']> = ['content-usage', 'content-signal']
+
+const prefs: Preferences = rules.preferences('https://a.test/blog/', { header: null })
+rules.preferences(new Uint8Array([0x2f]), { header: new Uint8Array() })
+rules.preferences('/', { header: 'train-ai=n' })
+const crawlable: boolean = prefs.crawlable
+const prefDecision: Decision = prefs.decision
+const trainAi: UsageValue | null | undefined = prefs.labels['train-ai']?.value
+const trainLines: number[] | undefined = prefs.labels['train-ai']?.lines
+const statementPath: string | undefined = prefs.statements[0]?.path
+const memberValue: string | undefined = prefs.statements[0]?.members[0]?.value
+const signal: ContentSignal | null = rules.contentSignal()
+const aiTrain: 'yes' | 'no' | null | undefined = signal?.signals['ai-train']
+const signalLines: number[] | undefined = signal?.lines
+const others: OtherRecord[] = robots.otherRecords()
+const otherGroup: number | null | undefined = rules.otherRecords()[0]?.group
+const otherKey: string | undefined = others[0]?.keyLower
 
 const access: Access = classifyFetch(503, 0, 'careful').access
 const outcome: FetchOutcome = { status: null }
@@ -94,6 +112,8 @@ answer2?.close()
 
 // @ts-expect-error a URL is a string or bytes
 rules.isAllowed(42)
+// @ts-expect-error the header is a string or bytes
+rules.preferences('/', { header: 1 })
 // @ts-expect-error profiles are 'rfc' or 'google'
 Robots.parse('', { profile: 'bing' })
 // @ts-expect-error status is required (null for a network error)
@@ -101,4 +121,6 @@ accessFromOutcome({ body: '' })
 
 export const used = [allowed, kind, line, kept, keptBytes, many, delay, interval, sitemaps, host, flags,
   access, outcome, parsed, due, recorded, answerKind, etag, v, lookupKind, cachedRules, stats, start, gap,
-  kinds, causeKind, causeStatus, retryAt, token, lookupRetryAt, answerBlanket, answerRetryAt, inFlight]
+  kinds, causeKind, causeStatus, retryAt, token, lookupRetryAt, answerBlanket, answerRetryAt, inFlight,
+  lineKinds, crawlable, prefDecision, trainAi, trainLines, statementPath, memberValue, aiTrain, signalLines,
+  otherGroup, otherKey]

@@ -106,8 +106,59 @@ function runChecks (rules, checks, at) {
   return checks.length
 }
 
+/** A record of `otherRecords()` as the vectors write it. */
+function otherRecordJson (r) {
+  return { key: r.key, key_lower: r.keyLower, value: r.value, line: r.line, group: r.group }
+}
+
+/** The usage-preference fields of a parse case (behaviour §10), as tests/vectors.rs runs them. */
+function runPreferenceChecks (rules, kase, at) {
+  for (const check of kase.preferences ?? []) {
+    checkFields(check, ['url', 'crawlable', 'line', 'labels', 'statements'], at)
+    const p = rules.preferences(check.url)
+    const got = {
+      url: check.url,
+      crawlable: p.crawlable,
+      line: p.decision.line,
+      labels: p.labels,
+      statements: p.statements.map((s) => s.line)
+    }
+    // The whole answer, as the Rust runner compares it (a note is no field of it).
+    const { note, ...want } = check
+    assert.deepEqual(got, want, `${at} ${check.url}: preferences`)
+    assert.deepEqual(p.decision, rules.decide(check.url), `${at} ${check.url}: decision`)
+    assert.deepEqual(rules.preferences(Buffer.from(check.url, 'utf8')), p, `${at} ${check.url}: string vs Buffer`)
+  }
+  if (kase.content_signal !== undefined) {
+    assert.deepEqual(rules.contentSignal(), kase.content_signal, `${at}: content_signal`)
+  }
+  if (kase.other_records_for !== undefined) {
+    assert.deepEqual(rules.otherRecords().map((r) => r.line), kase.other_records_for, `${at}: other_records_for`)
+  }
+  for (const check of kase.header ?? []) {
+    checkFields(check, ['url', 'field', 'labels', 'error'], at)
+    const ask = () => rules.preferences(check.url, { header: check.field })
+    const shown = `${at} ${JSON.stringify(check.field)}`
+    if (check.error === undefined) {
+      assert.deepEqual(ask().labels, check.labels, shown)
+      continue
+    }
+    assert.ok(['syntax', 'empty'].includes(check.error), `${shown}: unknown error kind ${check.error}`)
+    assert.throws(ask, (err) => {
+      assert.ok(err instanceof RangeError, `${shown}: ${err}`)
+      assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_FIELD', `${shown}: code`)
+      assert.equal(err.reason, check.error, `${shown}: reason`)
+      return true
+    }, `${shown}: expected an invalid-field error`)
+  }
+}
+
 const PARSE_FIELDS = ['name', 'profile', 'options', 'body', 'token', 'tokens', 'mode', 'checks',
-  'error', 'crawl_delay', 'request_rate', 'sitemaps', 'host', 'diagnostics']
+  'error', 'crawl_delay', 'request_rate', 'sitemaps', 'host', 'diagnostics', 'preferences',
+  'content_signal', 'other_records', 'other_records_for', 'header']
+// What a case can ask only of selected rules.
+const SELECTION_FIELDS = ['checks', 'crawl_delay', 'request_rate', 'preferences', 'content_signal',
+  'other_records_for', 'header']
 
 function runParseCase (kase, at) {
   checkFields(kase, PARSE_FIELDS, at)
@@ -121,6 +172,12 @@ function runParseCase (kase, at) {
     if (kase.diagnostics !== undefined) {
       for (const d of kase.diagnostics) checkFields(d, ['line', 'kind', 'flags'], `${where}: diagnostics`)
       assert.deepEqual(robots.diagnostics, kase.diagnostics, `${where}: diagnostics`)
+    }
+    if (kase.other_records !== undefined) {
+      for (const r of kase.other_records) {
+        checkFields(r, ['key', 'key_lower', 'value', 'line', 'group'], `${where}: other_records`)
+      }
+      assert.deepEqual(robots.otherRecords().map(otherRecordJson), kase.other_records, `${where}: other_records`)
     }
     const selects = kase.token !== undefined || kase.tokens !== undefined
     if (kase.error !== undefined) {
@@ -138,13 +195,14 @@ function runParseCase (kase, at) {
       continue
     }
     if (!selects) {
-      for (const key of ['checks', 'crawl_delay', 'request_rate']) {
+      for (const key of SELECTION_FIELDS) {
         assert.ok(kase[key] === undefined, `${where}: ${key} needs a token`)
       }
       continue
     }
     const rules = select(robots, kase, where)
     if (kase.checks !== undefined) asked += runChecks(rules, kase.checks, where)
+    runPreferenceChecks(rules, kase, where)
     if (kase.crawl_delay !== undefined) assert.equal(rules.crawlDelay, kase.crawl_delay, `${where}: crawl_delay`)
     if (kase.request_rate !== undefined) {
       const got = rules.requestRate

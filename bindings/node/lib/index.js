@@ -3,8 +3,8 @@
 // The package entry: every export of the generated binding (../index.js,
 // written by `napi build`, never by hand) plus the promise-based layer of
 // ./polite.js, whose Pacer (the native one with `wait` and a clock) takes
-// the place of the native Pacer. `require('robotstxt')` and
-// `import ... from 'robotstxt'` both load this file.
+// the place of the native Pacer. `require('robotstxt-engine')` and
+// `import ... from 'robotstxt-engine'` both load this file.
 //
 // It also gives every native class `[Symbol.dispose]` (its `close()`, for
 // `using`), turns a method called on a wrong `this` into a TypeError, and
@@ -13,7 +13,13 @@
 // single check's time from JavaScript; a module function given the rules'
 // handle (a number naming a slot of a native table) does not.
 
-const binding = require('../index.js')
+let binding
+try {
+  binding = require('../index.js')
+} catch (error) {
+  // napi-rs's message blames npm; ours names the machine and the way out.
+  throw require('./missing-binary.js')(error)
+}
 
 // The native getter, called on `rules` itself: it throws, as a native
 // method does, when `rules` is not a Rules (a plain read of `_handle`

@@ -128,7 +128,7 @@ export interface WaitOptions {
 /**
  * The robots.txt of every site a crawler visits, one copy per origin
  * (`scheme://host[:port]`), fetched with your own async function and
- * refreshed on time (SPEC §6–7). Concurrent calls for one origin share a
+ * refreshed on time (behaviour §6–§7). Concurrent calls for one origin share a
  * single fetch: while it is under way the other callers await the same
  * promise, or answer at once from the old copy while it is being
  * refreshed. A fetch that rejects or outlives `leaseMs` is stored as a
@@ -136,7 +136,7 @@ export interface WaitOptions {
  * answering), never thrown.
  *
  * ```js
- * import { RobotsCache, httpFetcher } from 'robotstxt'
+ * import { RobotsCache, httpFetcher } from 'robotstxt-engine'
  * const robots = new RobotsCache({ fetch: httpFetcher({ userAgent: 'ExampleBot/1.0' }) })
  * const rules = await robots.rulesFor('https://example.com/a/b', 'ExampleBot')
  * if (rules.isAllowed('https://example.com/a/b')) { ... }
@@ -210,7 +210,7 @@ export interface PacerClockOptions extends PacerOptions {
 }
 
 /**
- * The native pacer (SPEC §8: per host, request starts at least
+ * The native pacer (behaviour §8: per host, request starts at least
  * `max(floorMs, crawl-delay, request-rate interval)` apart, widened by 429
  * and 5xx, one request in flight at a time by default), with a clock and
  * `wait`.
@@ -359,7 +359,7 @@ export interface HttpFetcherOptions {
 /**
  * A `RobotsCache` fetch function over Node's `fetch` (or yours): it sends
  * the validators (`If-None-Match`, `If-Modified-Since`) and the user agent,
- * follows redirects itself so that it can count them (SPEC §6: more than
+ * follows redirects itself so that it can count them (behaviour §6: more than
  * five reaching a 2xx means allow everything), reads at most `maxBytes` of
  * the body, and reports `max-age`, `Retry-After`, `ETag` and
  * `Last-Modified`. A network error rejects (stored as such).

@@ -289,7 +289,7 @@ class RobotsCache {
     const timer = setTimeout(() => {
       const reason = new DOMException(
         `the fetch of ${lease.robotsUrl} took longer than leaseMs (${this.#leaseMs} ms)`, 'TimeoutError')
-      if (end({ status: null })) { // a timeout (SPEC §6)
+      if (end({ status: null })) { // a timeout (behaviour §6)
         controller.abort(reason)
         this.#report(reason, lease)
       }
@@ -306,7 +306,7 @@ class RobotsCache {
       pending = Promise.reject(error)
     }
     pending.then(end, (error) => {
-      if (end({ status: null })) this.#report(error, lease) // a network error (SPEC §6)
+      if (end({ status: null })) this.#report(error, lease) // a network error (behaviour §6)
     })
     return round
   }

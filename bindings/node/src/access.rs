@@ -1,5 +1,5 @@
 //! What the outcome of fetching `/robots.txt` means (RFC 9309 §2.3.1;
-//! SPEC §6). The library does no I/O: the caller fetches and reports.
+//! behaviour §6). The library does no I/O: the caller fetches and reports.
 
 use napi::bindgen_prelude::{Either, Null, Unknown};
 use napi::{Env, Result};
@@ -184,7 +184,7 @@ pub struct OutcomeAccess {
     pub robots: Option<Robots>,
 }
 
-/// Classifies a fetch of `/robots.txt` (SPEC §6): `status` is the final
+/// Classifies a fetch of `/robots.txt` (behaviour §6): `status` is the final
 /// HTTP status, or `null` for a network error or timeout; `redirects` is
 /// how many redirects were followed to reach it.
 ///
@@ -243,7 +243,7 @@ pub struct AccessOptions {
     pub typos: Option<bool>,
 }
 
-/// Classifies a fetch outcome and, for a 2xx, parses its body (SPEC §6).
+/// Classifies a fetch outcome and, for a 2xx, parses its body (behaviour §6).
 ///
 /// ```js
 /// const got = accessFromOutcome({ status: 200, body })

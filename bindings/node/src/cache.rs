@@ -1,5 +1,5 @@
 //! `Cache`: robots.txt copies keyed by origin, with single-flight fetching
-//! (SPEC §6–7). Sans-I/O: a lookup says *fetch now* to one caller per
+//! (behaviour §6–§7). Sans-I/O: a lookup says *fetch now* to one caller per
 //! origin, and that caller stores what it got.
 
 use napi::bindgen_prelude::Unknown;
@@ -451,7 +451,7 @@ impl Cache {
     }
 
     /// Stores what the fetch of `lease` returned at `now` and ends the
-    /// lease; returns what the outcome meant (SPEC §6). A 2xx body is
+    /// lease; returns what the outcome meant (behaviour §6). A 2xx body is
     /// parsed here. A lease that ran out is still stored, unless a newer
     /// lease of its origin stored a copy since: a late answer never
     /// replaces a newer one.

@@ -1,5 +1,5 @@
 //! `Entry`: one origin's cached copy of robots.txt and its clock (RFC 9309
-//! §2.4; SPEC §7). Times are epoch milliseconds, as `Date.now()` gives.
+//! §2.4; behaviour §7). Times are epoch milliseconds, as `Date.now()` gives.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -129,7 +129,7 @@ pub struct Validators {
 }
 
 /// One origin's copy of robots.txt and its clock: fresh until when, when to
-/// fetch again, and the run of failures (SPEC §7). The library does no I/O:
+/// fetch again, and the run of failures (behaviour §7). The library does no I/O:
 /// ask `isDue`, fetch, `record` the outcome, then ask `answer`.
 ///
 /// Every `now` is epoch milliseconds and defaults to `Date.now()`.

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use napi::bindgen_prelude::{
     validate_type_tag, ClassInstance, FromNapiValue, JavaScriptClassExt, MaybeTypeTag,
-    ObjectFinalize, Reference, TypeName, TypeTag, Unknown,
+    ObjectFinalize, Reference, ToNapiValue, TypeName, TypeTag, Unknown,
 };
 use napi::{sys, Env, Error, JsValue, Result, Status};
 
@@ -41,6 +41,8 @@ pub const ERR_INVALID_TICKET: &str = "ERR_ROBOTSTXT_INVALID_TICKET";
 pub const ERR_PACER_FULL: &str = "ERR_ROBOTSTXT_PACER_FULL";
 /// `Error` code: a method called after `close()`.
 pub const ERR_CLOSED: &str = "ERR_ROBOTSTXT_CLOSED";
+/// `RangeError` code: an HTTP `Content-Usage` field that states nothing.
+pub const ERR_INVALID_FIELD: &str = "ERR_ROBOTSTXT_INVALID_FIELD";
 
 /// Throws a `TypeError` (code `ERR_INVALID_ARG_TYPE`) and returns the error
 /// that tells napi-rs an exception is already pending.
@@ -95,6 +97,37 @@ pub fn core_error(env: &Env, err: &robotstxt::Error) -> Error {
         _ => ERR_INVALID_OPTION,
     };
     range_error(env, code, &message)
+}
+
+/// Throws the `RangeError` (code `ERR_ROBOTSTXT_INVALID_FIELD`) of an HTTP
+/// `Content-Usage` field that states nothing, with the core's message and
+/// `reason` `'syntax'` or `'empty'`: the one code covers both, since a
+/// caller treats them alike, and `reason` tells them apart.
+pub fn field_error(env: &Env, err: robotstxt::StatementError) -> Error {
+    let reason = match err {
+        robotstxt::StatementError::Syntax => "syntax",
+        robotstxt::StatementError::Empty => "empty",
+    };
+    let thrown = (|| -> Result<()> {
+        let raw = env.raw();
+        let (code, message) = (
+            string(env, ERR_INVALID_FIELD)?,
+            string(env, &err.to_string())?,
+        );
+        let mut error = ptr::null_mut();
+        // SAFETY: creates an error in the current scope from two live strings.
+        check(unsafe { sys::napi_create_range_error(raw, code, message, &mut error) })?;
+        let reason = string(env, reason)?;
+        // SAFETY: `error` is the object created above; the name is
+        // NUL-terminated and `reason` a live string.
+        check(unsafe { sys::napi_set_named_property(raw, error, c"reason".as_ptr(), reason) })?;
+        // SAFETY: throws the live error created above.
+        check(unsafe { sys::napi_throw(raw, error) })
+    })();
+    match thrown {
+        Ok(()) => Error::from_status(Status::PendingException),
+        Err(failed) => failed,
+    }
 }
 
 /// Frees the `T` that `object` wraps at once, and unwraps it: what the
@@ -649,6 +682,51 @@ impl<'e, const N: usize> Shape<'e, N> {
         check(unsafe { sys::napi_create_object(env, &mut object) })?;
         // SAFETY: as above.
         check(unsafe { sys::napi_define_properties(env, object, N, properties.as_ptr()) })?;
+        Ok(object)
+    }
+}
+
+/// An object with one own property per pair, in order: `{ [key]: value }`.
+/// Each is defined, not assigned, so any key stays a plain key (a
+/// `content-signal` member may be named `__proto__`).
+pub struct Keyed<V>(pub Vec<(String, V)>);
+
+impl<V: ToNapiValue> ToNapiValue for Keyed<V> {
+    unsafe fn to_napi_value(env: sys::napi_env, val: Self) -> Result<sys::napi_value> {
+        let mut properties = Vec::with_capacity(val.0.len());
+        for (key, value) in val.0 {
+            let mut name = ptr::null_mut();
+            // SAFETY: `key` is valid UTF-8 for `key.len()` bytes.
+            check(unsafe {
+                sys::napi_create_string_utf8(
+                    env,
+                    key.as_ptr().cast(),
+                    key.len() as isize,
+                    &mut name,
+                )
+            })?;
+            properties.push(sys::napi_property_descriptor {
+                utf8name: ptr::null(),
+                name,
+                method: None,
+                getter: None,
+                setter: None,
+                // SAFETY: `env` is the environment napi-rs converts in.
+                value: unsafe { V::to_napi_value(env, value) }?,
+                attributes: sys::PropertyAttributes::writable
+                    | sys::PropertyAttributes::enumerable
+                    | sys::PropertyAttributes::configurable,
+                data: ptr::null_mut(),
+            });
+        }
+        let mut object = ptr::null_mut();
+        // SAFETY: creates an object in the current scope, then defines the
+        // properties described above (names and values are live).
+        check(unsafe { sys::napi_create_object(env, &mut object) })?;
+        // SAFETY: as above.
+        check(unsafe {
+            sys::napi_define_properties(env, object, properties.len(), properties.as_ptr())
+        })?;
         Ok(object)
     }
 }

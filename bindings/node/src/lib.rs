@@ -5,14 +5,18 @@
 //! conversions, the errors the API throws and all of the crate's `unsafe`
 //! live in [`js`]; each other module mirrors one module of the core:
 //!
-//! - [`robots`]: `Robots.parse`, selection, sitemaps, host, diagnostics;
-//! - [`rules`]: `isAllowed`, `decide`, the batch calls, crawl delay, rates;
-//! - [`access`]: the fetch outcome → access policy (SPEC §6);
+//! - [`robots`]: `Robots.parse`, selection, sitemaps, host, diagnostics,
+//!   other records;
+//! - [`rules`]: `isAllowed`, `decide`, the batch calls, crawl delay, rates,
+//!   usage preferences;
+//! - [`preferences`]: the answers about usage preferences and the records
+//!   the library does not read (behaviour §10);
+//! - [`access`]: the fetch outcome → access policy (behaviour §6);
 //! - [`freshness`]: `Entry`, one copy's freshness as a function of `now`
-//!   (SPEC §7), in epoch milliseconds;
+//!   (behaviour §7), in epoch milliseconds;
 //! - [`cache`]: `Cache`, copies keyed by origin with single-flight fetches;
 //! - [`pacer`]: `Pacer` and its `Ticket`s, request start slots per host
-//!   (SPEC §8);
+//!   (behaviour §8);
 //! - [`user_agent`]: `productToken`, a crawler's token from its header.
 //!
 //! Every class has `close()`, which frees its native memory at once; each
@@ -35,6 +39,7 @@ mod freshness;
 mod handles;
 mod js;
 mod pacer;
+mod preferences;
 mod robots;
 mod rules;
 mod user_agent;

@@ -1,4 +1,4 @@
-//! `Pacer`: per-host request start slots (SPEC §8). Sans-I/O: `reserve`
+//! `Pacer`: per-host request start slots (behaviour §8). Sans-I/O: `reserve`
 //! hands out a ticket that says when a request may start, the caller
 //! sleeps until then and `confirm`s the ticket just before sending.
 

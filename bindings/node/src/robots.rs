@@ -5,6 +5,7 @@ use napi::{Env, Result};
 use napi_derive::napi;
 
 use crate::js::{self, Js, Object};
+use crate::preferences::OtherRecord;
 use crate::rules::Rules;
 
 /// Which reading of robots.txt to follow where RFC 9309 and Google's parser
@@ -133,6 +134,10 @@ pub enum LineKind {
     RequestRate,
     /// `host` (Yandex extension).
     Host,
+    /// `content-usage` (usage preferences, behaviour §10).
+    ContentUsage,
+    /// `content-signal` (Cloudflare's usage signals, behaviour §10.5).
+    ContentSignal,
     /// A key the library does not know: the line is ignored.
     Unknown,
     /// Not blank, yet no key: no colon and not two words, or an empty key.
@@ -149,7 +154,11 @@ impl LineKind {
             robotstxt::LineKind::CrawlDelay => LineKind::CrawlDelay,
             robotstxt::LineKind::RequestRate => LineKind::RequestRate,
             robotstxt::LineKind::Host => LineKind::Host,
+            robotstxt::LineKind::ContentUsage => LineKind::ContentUsage,
+            robotstxt::LineKind::ContentSignal => LineKind::ContentSignal,
             robotstxt::LineKind::Invalid => LineKind::Invalid,
+            // The core's kinds are non-exhaustive: one added later reads as
+            // a key this binding does not know yet.
             _ => LineKind::Unknown,
         }
     }
@@ -172,6 +181,16 @@ pub enum DiagnosticFlag {
     InvalidValue,
     /// The key is none the library knows; the line is ignored.
     UnknownKey,
+    /// A `content-usage` statement that is no RFC 9651 Dictionary: the
+    /// rule is kept and states nothing.
+    InvalidStatement,
+    /// A `content-usage` line with a path and no statement: the rule is
+    /// kept and states nothing.
+    EmptyStatement,
+    /// A `content-usage` label whose value is not the token `y` or `n`
+    /// (unknown), or a `content-signal` member that is not `key=yes|no`
+    /// (ignored).
+    UnknownPreference,
 }
 
 impl DiagnosticFlag {
@@ -183,6 +202,9 @@ impl DiagnosticFlag {
             "outside-group" => DiagnosticFlag::OutsideGroup,
             "invalid-value" => DiagnosticFlag::InvalidValue,
             "unknown-key" => DiagnosticFlag::UnknownKey,
+            "invalid-statement" => DiagnosticFlag::InvalidStatement,
+            "empty-statement" => DiagnosticFlag::EmptyStatement,
+            "unknown-preference" => DiagnosticFlag::UnknownPreference,
             _ => return None,
         })
     }
@@ -197,7 +219,8 @@ pub struct Diagnostic {
     /// What the line is, from its key.
     pub kind: LineKind,
     /// What it has to report, in a fixed order: `typo`, `missing-colon`,
-    /// `too-long`, `outside-group`, `invalid-value`, `unknown-key`.
+    /// `too-long`, `outside-group`, `invalid-value`, `unknown-key`,
+    /// `invalid-statement`, `empty-statement`, `unknown-preference`.
     pub flags: Vec<DiagnosticFlag>,
 }
 
@@ -224,9 +247,16 @@ pub struct Robots {
 
 impl Robots {
     pub(crate) fn wrap(env: &Env, inner: robotstxt::Robots) -> Robots {
-        // An estimate: the object, its rules and groups, sitemaps and host.
-        let strings: usize =
-            inner.sitemaps().map(<[u8]>::len).sum::<usize>() + inner.host().map_or(0, <[u8]>::len);
+        // An estimate: the object, its rules and groups, sitemaps, host and
+        // the records kept as written.
+        let others: usize = inner
+            .other_records()
+            .iter()
+            .map(|r| 64 + r.key.len() + r.value.len())
+            .sum();
+        let strings: usize = inner.sitemaps().map(<[u8]>::len).sum::<usize>()
+            + inner.host().map_or(0, <[u8]>::len)
+            + others;
         let estimate = 256
             + inner.rule_count() * 48
             + inner.group_count() * 64
@@ -390,6 +420,20 @@ impl Robots {
                     .filter_map(DiagnosticFlag::from_name)
                     .collect(),
             })
+            .collect())
+    }
+
+    /// Every line whose key the library does not read (`Clean-param`,
+    /// `LLM-Policy`…), and every `content-signal` line before the first
+    /// group, in file order (behaviour §10.7): what they mean is yours to
+    /// decide.
+    #[napi(catch_unwind)]
+    pub fn other_records(&self, env: &Env) -> Result<Vec<OtherRecord>> {
+        Ok(self
+            .core(env)?
+            .other_records()
+            .iter()
+            .map(OtherRecord::from_core)
             .collect())
     }
 

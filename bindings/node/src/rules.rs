@@ -12,6 +12,7 @@ use napi::sys;
 
 use crate::handles;
 use crate::js::{self, ArrayBuilder, Js, Shape, Value};
+use crate::preferences::{ContentSignal, OtherRecord, Preferences, PreferencesOptions};
 use crate::robots::Profile;
 
 /// What decided: an `allow` or `disallow` rule, `'none'` when no rule
@@ -61,7 +62,7 @@ pub struct Decision {
 }
 
 impl Decision {
-    fn from_core(d: robotstxt::Decision<'_>) -> Decision {
+    pub(crate) fn from_core(d: robotstxt::Decision<'_>) -> Decision {
         Decision {
             allowed: d.allowed,
             line: d.line,
@@ -344,6 +345,74 @@ impl Rules {
             seconds: r.seconds,
             interval: r.interval().as_secs_f64(),
         }))
+    }
+
+    /// The usage preferences for `url` (behaviour §10.3–§10.4): of the
+    /// selected groups' `content-usage` rules whose path matches, those of
+    /// the greatest length, combined per label (any `n` wins, then any
+    /// `y`). A URL these rules disallow states nothing (`crawlable:
+    /// false`). With `options.header`, the response's own `Content-Usage`
+    /// field is combined in the same way (behaviour §10.6). Allocates the
+    /// answer only; never changes what `isAllowed` answers.
+    ///
+    /// ```js
+    /// const p = rules.preferences(url, { header: res.headers.get('content-usage') })
+    /// if (p.labels['train-ai'].value === 'n') skipTraining(url)
+    /// ```
+    ///
+    /// @throws {TypeError} `url` is neither a string nor a `Uint8Array`,
+    ///   or `options.header` is neither one nor `null`.
+    /// @throws {RangeError} an unknown option
+    ///   (`ERR_ROBOTSTXT_INVALID_OPTION`), or `options.header` is no RFC
+    ///   9651 Dictionary or is empty (`ERR_ROBOTSTXT_INVALID_FIELD`, with
+    ///   `reason` `'syntax'` or `'empty'`): such a field states nothing,
+    ///   and asking without it gives the file's answer alone.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "url: string | Uint8Array, options?: PreferencesOptions | null"
+    )]
+    pub fn preferences(
+        &self,
+        env: &Env,
+        url: Unknown,
+        options: Option<Unknown>,
+    ) -> Result<Preferences> {
+        let header = PreferencesOptions::header(env, options.as_ref())?;
+        let rules = self.core(env)?;
+        Js::new(env, &url)
+            .with_bytes("url", |u| {
+                let answer = rules.preferences(u);
+                match &header {
+                    Some(field) => answer
+                        .with_header(field)
+                        .map(|p| Preferences::from_core(&p)),
+                    None => Ok(Preferences::from_core(&answer)),
+                }
+            })?
+            .map_err(|e| js::field_error(env, e))
+    }
+
+    /// The `content-signal` lines of the selected groups, combined per key
+    /// (behaviour §10.5): `null` when they hold none. Independent of URLs
+    /// and of what is allowed.
+    #[napi(catch_unwind)]
+    pub fn content_signal(&self, env: &Env) -> Result<Option<ContentSignal>> {
+        Ok(self
+            .core(env)?
+            .content_signal()
+            .map(ContentSignal::from_core))
+    }
+
+    /// The records of `robots.otherRecords()` that apply to these rules:
+    /// those of the selected groups, and those before the first group
+    /// (behaviour §10.7).
+    #[napi(catch_unwind)]
+    pub fn other_records(&self, env: &Env) -> Result<Vec<OtherRecord>> {
+        Ok(self
+            .core(env)?
+            .other_records()
+            .map(OtherRecord::from_core)
+            .collect())
     }
 
     /// The profile of the file these rules came from.

@@ -1,5 +1,5 @@
-//! What a fetch of `/robots.txt` means (SPEC §6), one origin's copy over
-//! time (`Entry`, SPEC §7), and the answer either gives.
+//! What a fetch of `/robots.txt` means (behaviour §6), one origin's copy over
+//! time (`Entry`, behaviour §7), and the answer either gives.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -20,7 +20,7 @@ fn disposition_name(d: robotstxt::Disposition) -> &'static str {
     }
 }
 
-/// What a fetch outcome means (SPEC §6).
+/// What a fetch outcome means (behaviour §6).
 #[pyclass(frozen, get_all, module = "robotstxt")]
 pub struct Access {
     /// "follow-rules" (a 2xx: follow the parsed file), "allow-all"
@@ -202,7 +202,7 @@ impl Answer {
     }
 }
 
-/// One origin's copy of its robots.txt and its clock (SPEC §7), as pure
+/// One origin's copy of its robots.txt and its clock (behaviour §7), as pure
 /// functions of `now` (ms; the system clock when left out): fresh for a
 /// day, the old copy kept while the file is unreachable, a retry an hour
 /// after a failure (or the Retry-After, kept between 1 minute and 24

@@ -1,5 +1,5 @@
 //! `Cache`: robots.txt copies keyed by origin, with single-flight fetching
-//! (SPEC §6–7). Sans-I/O: a lookup says *fetch now* to one caller per
+//! (behaviour §6–§7). Sans-I/O: a lookup says *fetch now* to one caller per
 //! origin, and that caller stores what it got, or abandons the lease.
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -308,7 +308,7 @@ impl Cache {
     }
 
     /// Stores what the fetch of `lease` returned at `now`, ends the lease,
-    /// and says what the outcome meant (SPEC §6). Arguments as
+    /// and says what the outcome meant (behaviour §6). Arguments as
     /// Entry.record; a 304 renews the old copy. A 2xx body is parsed here,
     /// with the GIL released when large.
     ///

@@ -25,6 +25,7 @@ pub enum Kind {
     ArgumentType,
     PacerFull,
     HostDisabled,
+    InvalidStatement,
 }
 
 #[derive(Clone, Copy)]
@@ -35,7 +36,7 @@ enum Builtin {
 }
 
 /// Name, built-in base and docstring of each kind, in `Kind` order.
-const CLASSES: [(Kind, &str, Builtin, &str); 15] = [
+const CLASSES: [(Kind, &str, Builtin, &str); 16] = [
     (
         Kind::InvalidToken,
         "InvalidTokenError",
@@ -138,6 +139,14 @@ const CLASSES: [(Kind, &str, Builtin, &str); 15] = [
         Builtin::Runtime,
         "The host is switched off in the pacer (set_enabled(host, False)). \
          `host` holds the host.",
+    ),
+    (
+        Kind::InvalidStatement,
+        "InvalidStatementError",
+        Builtin::Value,
+        "An HTTP Content-Usage field that states nothing: not an RFC 9651 \
+         Dictionary (lower-case keys, `key=value` members split by commas), or \
+         empty. `reason` is \"syntax\" or \"empty\".",
     ),
 ];
 

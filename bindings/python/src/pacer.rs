@@ -1,4 +1,4 @@
-//! `Pacer`: per-host request start slots (SPEC §8). Sans-I/O: `reserve`
+//! `Pacer`: per-host request start slots (behaviour §8). Sans-I/O: `reserve`
 //! hands out a ticket, the caller sleeps until its start and `confirm`s
 //! it just before sending.
 

@@ -6,6 +6,7 @@ use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use crate::args;
 use crate::errors::{self, OrRaise};
 use crate::handle::Handle;
+use crate::preferences::{self, OtherRecord};
 use crate::rules::Rules;
 use crate::text;
 
@@ -21,11 +22,12 @@ pub struct Diagnostic {
     /// The 1-based line number.
     line: u32,
     /// What the line is, from its key: `user-agent`, `allow`, `disallow`,
-    /// `sitemap`, `crawl-delay`, `request-rate`, `host`, `unknown` or
-    /// `invalid` (no key at all).
+    /// `sitemap`, `crawl-delay`, `request-rate`, `host`, `content-usage`,
+    /// `content-signal`, `unknown` or `invalid` (no key at all).
     kind: &'static str,
     /// What it has to report, in this order: `typo`, `missing-colon`,
-    /// `too-long`, `outside-group`, `invalid-value`, `unknown-key`.
+    /// `too-long`, `outside-group`, `invalid-value`, `unknown-key`,
+    /// `invalid-statement`, `empty-statement`, `unknown-preference`.
     flags: Py<PyTuple>,
     /// The same in words.
     message: String,
@@ -70,6 +72,9 @@ fn message(d: &robotstxt::Diagnostic) -> String {
             "typo" => "the key is an accepted typo",
             "missing-colon" => "no colon: read as `key value`",
             "too-long" => "longer than 16,663 bytes: cut there (Google's line cap)",
+            "outside-group" if d.kind == robotstxt::LineKind::ContentSignal => {
+                "before any user-agent line: applies to no crawler; listed in other_records"
+            }
             "outside-group" => "before any user-agent line: ignored",
             "invalid-value"
                 if matches!(
@@ -81,6 +86,14 @@ fn message(d: &robotstxt::Diagnostic) -> String {
             }
             "invalid-value" => "the value does not parse: ignored",
             "unknown-key" => "unknown key: ignored",
+            "invalid-statement" => {
+                "the statement is not an RFC 9651 Dictionary: the rule is kept and states nothing"
+            }
+            "empty-statement" => "a path and no statement: the rule is kept and states nothing",
+            "unknown-preference" if d.kind == robotstxt::LineKind::ContentSignal => {
+                "a member is not key=yes or key=no: that member is ignored"
+            }
+            "unknown-preference" => "a label's value is neither y nor n: unknown",
             other => other,
         })
         .collect();
@@ -227,9 +240,23 @@ impl Robots {
         self.inner.with(py, |r| r.host().map(text::lossy))
     }
 
+    /// Every line whose key the library does not read (Clean-param,
+    /// LLM-Policy, a newer key), and every Content-Signal line before the
+    /// first user-agent, in file order, as written (behaviour §10.7). What
+    /// they mean is the caller's to decide; Rules.other_records lists
+    /// those that apply to one crawler.
+    #[getter]
+    fn other_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let got: Vec<OtherRecord> = self
+            .inner
+            .with(py, |r| preferences::records(r.other_records().iter()))?;
+        PyTuple::new(py, got)
+    }
+
     /// The lines that have something to report, in line order: unknown or
     /// invalid lines, typos, lines without a colon, values that do not
-    /// parse, rules outside any group.
+    /// parse, rules outside any group, usage preferences that state
+    /// nothing or something unknown.
     #[getter]
     fn diagnostics<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let found: Vec<robotstxt::Diagnostic> =

@@ -7,6 +7,7 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use crate::args;
 use crate::errors::{self, Kind};
 use crate::handle::Handle;
+use crate::preferences::{self, ContentSignal, OtherRecord, Preferences};
 use crate::text::{self, Text};
 
 /// A batch of this many URLs or more is checked with the GIL released;
@@ -33,7 +34,7 @@ pub struct Decision {
 }
 
 impl Decision {
-    fn from_core(py: Python<'_>, d: robotstxt::Decision<'_>) -> Decision {
+    pub fn from_core(py: Python<'_>, d: robotstxt::Decision<'_>) -> Decision {
         Decision {
             allowed: d.allowed,
             line: d.line,
@@ -42,7 +43,7 @@ impl Decision {
         }
     }
 
-    fn key(&self, py: Python<'_>) -> (bool, u32, &'static str, String) {
+    pub fn key(&self, py: Python<'_>) -> (bool, u32, &'static str, String) {
         let pattern = self.pattern.bind(py).to_string();
         (self.allowed, self.line, self.kind, pattern)
     }
@@ -376,6 +377,58 @@ impl Rules {
                 pattern: PyString::new(py, &pattern).unbind(),
             });
         PyList::new(py, made)
+    }
+
+    /// The usage preferences for `url` (behaviour §10.3-§10.4): of the
+    /// selected groups' Content-Usage rules whose path matches, those of
+    /// the greatest length, combined per label (any "n" wins, then any
+    /// "y"). A URL the rules disallow states nothing (crawlable False).
+    ///
+    /// header: the response's own Content-Usage field (str or bytes),
+    /// combined per label the same way (behaviour §10.6); a field that is
+    /// not an RFC 9651 Dictionary, or is empty, raises
+    /// InvalidStatementError (its `reason` is "syntax" or "empty").
+    ///
+    /// Cost: a decide, then the matching of the Content-Usage rules; only
+    /// the answer allocates. Raises as can_fetch otherwise.
+    #[pyo3(signature = (url, /, *, header = None))]
+    fn preferences(
+        &self,
+        py: Python<'_>,
+        url: &Bound<'_, PyAny>,
+        header: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Preferences> {
+        let url = text::read(url, &"url")?;
+        let header = header.map(|h| text::read(h, &"header")).transpose()?;
+        let got = self.inner.with(py, |r| {
+            let answer = r.preferences(url.as_bytes());
+            match &header {
+                None => Ok(Preferences::from_core(py, &answer)),
+                Some(field) => answer
+                    .with_header(field.as_bytes())
+                    .map(|combined| Preferences::from_core(py, &combined)),
+            }
+        })?;
+        got.map_err(|e| preferences::statement_error(py, e))?
+    }
+
+    /// The Content-Signal of the selected groups (behaviour §10.5), or
+    /// None when they hold no content-signal line. Independent of URLs and
+    /// of what is allowed.
+    fn content_signal(&self, py: Python<'_>) -> PyResult<Option<ContentSignal>> {
+        self.inner
+            .with(py, |r| r.content_signal().map(ContentSignal::from_core))
+    }
+
+    /// The records the library does not read (see Robots.other_records)
+    /// that apply to these rules: those of the selected groups and those
+    /// before the first group, in file order.
+    #[getter]
+    fn other_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let got: Vec<OtherRecord> = self
+            .inner
+            .with(py, |r| preferences::records(r.other_records()))?;
+        PyTuple::new(py, got)
     }
 
     /// The crawl delay in seconds: the largest valid crawl-delay of the

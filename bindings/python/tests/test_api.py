@@ -42,7 +42,7 @@ def test_the_package_under_test_is_the_installed_wheel() -> None:
         ("nimbubot", "/%70rices/history", False, 9, "disallow"),
     ],
 )
-def test_the_practice_shop(token: str, path: str, allowed: bool, line: int, kind: str) -> None:  # SPEC §9
+def test_the_practice_shop(token: str, path: str, allowed: bool, line: int, kind: str) -> None:  # behaviour §9
     rules = robotstxt.Robots.parse(SHOP).rules_for(token)
     d = rules.decide("https://bazaar.nimbu.test" + path)
     assert (d.allowed, d.line, d.kind) == (allowed, line, kind)

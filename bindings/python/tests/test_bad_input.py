@@ -26,6 +26,8 @@ def test_wrong_types_for_text_raise_argument_type_errors(value: Any) -> None:
         lambda: ROBOTS.rules_for(value),
         lambda: RULES.can_fetch(value),
         lambda: RULES.decide(value),
+        lambda: RULES.preferences(value),
+        lambda: RULES.preferences("/").get(value),
         lambda: robotstxt.Cache().lookup(value),
         lambda: robotstxt.Pacer().reserve(value),
         lambda: robotstxt.product_token(value),
@@ -37,6 +39,13 @@ def test_wrong_types_for_text_raise_argument_type_errors(value: Any) -> None:
         assert isinstance(raised.value, TypeError)
         assert "must be str, bytes, bytearray or memoryview" in str(raised.value)
         assert type(value).__name__ in str(raised.value)
+
+
+@pytest.mark.parametrize("value", [v for v in WRONG if v is not None], ids=repr)
+def test_wrong_types_for_a_content_usage_field(value: Any) -> None:
+    with pytest.raises(robotstxt.ArgumentTypeError) as raised:
+        RULES.preferences("/", header=value)  # None means no field
+    assert "header must be str, bytes, bytearray or memoryview" in str(raised.value)
 
 
 def test_wrong_types_and_values_for_options_and_arguments() -> None:
@@ -115,6 +124,15 @@ def test_huge_inputs() -> None:
     with pytest.raises(robotstxt.InvalidUrlError) as raised:
         robotstxt.Cache().lookup("https://" + "h" * 1_000_000 + "\\/x")
     assert len(str(raised.value)) < 2000  # the message quotes the URL's start only
+    field = ", ".join(f"label-{i}=n" for i in range(5_000))
+    page = rules.preferences(url, header=field)
+    assert page.get("label-4999") == "n" and len(page.labels) == 5_002
+    with pytest.raises(robotstxt.InvalidStatementError):
+        rules.preferences(url, header=field + ",")
+    usage = b"User-agent: *\n" + b"".join(b"Content-Usage: /%d train-ai=n\n" % i for i in range(20_000))
+    got = robotstxt.Robots.parse(usage).rules_for("ExampleBot").preferences("/1999")
+    assert [s.line for s in got.statements] == [2001]
+    assert time.perf_counter() - start < 60
 
 
 @pytest.mark.parametrize("text", ["\ud800", "/a\udfff/b", "User-agent: *\nDisallow: /\udcff\n"])
@@ -124,6 +142,9 @@ def test_lone_surrogates(text: str) -> None:
         lambda: ROBOTS.rules_for(text),
         lambda: RULES.can_fetch(text),
         lambda: RULES.filter_allowed(["/ok", text]),
+        lambda: RULES.preferences(text),
+        lambda: RULES.preferences("/", header=text),
+        lambda: RULES.preferences("/").get(text),
         lambda: robotstxt.Pacer().reserve(text),
         lambda: robotstxt.product_token(text),
         lambda: robotstxt.Cache().lookup("https://a.test/" + text),

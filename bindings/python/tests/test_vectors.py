@@ -122,12 +122,56 @@ def run_checks(rules: robotstxt.Rules, checks: List[Dict[str, Any]], at: str) ->
         assert rules.decide_many([url]) == [d]
 
 
+def labels_json(labels: Dict[str, robotstxt.LabelPreference]) -> Dict[str, Any]:
+    return {label: {"value": p.value, "lines": list(p.lines)} for label, p in labels.items()}
+
+
+def run_preference_checks(rules: robotstxt.Rules, case: Case, at: str) -> None:
+    """The usage-preference fields of a parse case (behaviour §10)."""
+    for check in case.get("preferences", []):
+        check_fields(check, {"url", "crawlable", "line", "labels", "statements"}, at)
+        url = check["url"]
+        got = rules.preferences(url)
+        assert got.decision == rules.decide(url), f"{at} {url}: decision"
+        # get() answers as labels does, and unknown for a label not listed.
+        for label, p in got.labels.items():
+            assert got.get(label) == p.value, f"{at} {url}: get({label!r})"
+        assert got.get("no-such-label") is None
+        answer = {
+            "url": url,
+            "crawlable": got.crawlable,
+            "line": got.decision.line,
+            "labels": labels_json(got.labels),
+            "statements": [s.line for s in got.statements],
+        }
+        assert answer == check, f"{at} {url}: preferences"
+    if "content_signal" in case:
+        signal = rules.content_signal()
+        got_signal = None if signal is None else {"signals": signal.signals, "lines": list(signal.lines)}
+        assert got_signal == case["content_signal"], f"{at}: content_signal"
+    if "other_records_for" in case:
+        assert [r.line for r in rules.other_records] == case["other_records_for"], f"{at}: other_records_for"
+    for check in case.get("header", []):
+        check_fields(check, {"url", "field", "labels", "error"}, at)
+        url, field = check["url"], check["field"]
+        if "error" in check:
+            with pytest.raises(robotstxt.InvalidStatementError) as raised:
+                rules.preferences(url, header=field)
+            assert raised.value.reason == check["error"], f"{at} {field!r}"
+            assert isinstance(raised.value, ValueError)
+        else:
+            got = rules.preferences(url, header=field)
+            assert labels_json(got.labels) == check["labels"], f"{at} {field!r}"
+            assert rules.preferences(url, header=field.encode()) == got, f"{at} {field!r}: str vs bytes"
+
+
 def run_parse_case(case: Case, at: str) -> None:
     check_fields(
         case,
         {
             "name", "profile", "options", "body", "token", "tokens", "mode", "checks", "error",
-            "crawl_delay", "request_rate", "sitemaps", "host", "diagnostics", "note",
+            "crawl_delay", "request_rate", "sitemaps", "host", "diagnostics", "preferences",
+            "content_signal", "other_records", "other_records_for", "header", "note",
         },
         at,
     )
@@ -142,6 +186,12 @@ def run_parse_case(case: Case, at: str) -> None:
         if "diagnostics" in case:
             got = [{"line": d.line, "kind": d.kind, "flags": list(d.flags)} for d in robots.diagnostics]
             assert got == case["diagnostics"], f"{here}: diagnostics"
+        if "other_records" in case:
+            records = [
+                {"key": r.key, "key_lower": r.key_lower, "value": r.value, "line": r.line, "group": r.group}
+                for r in robots.other_records
+            ]
+            assert records == case["other_records"], f"{here}: other_records"
         selects = "token" in case or "tokens" in case
         if "error" in case:
             assert case["error"] == "invalid_token", here
@@ -154,12 +204,16 @@ def run_parse_case(case: Case, at: str) -> None:
                     assert json.dumps(case["token"]) in str(raised.value), here
             continue
         if not selects:
-            for key in ("checks", "crawl_delay", "request_rate"):
+            for key in (
+                "checks", "crawl_delay", "request_rate", "preferences", "content_signal", "other_records_for",
+                "header",
+            ):
                 assert key not in case, f"{here}: {key} needs a token"
             continue
         rules = select(robots, case)
         if "checks" in case:
             run_checks(rules, case["checks"], here)
+        run_preference_checks(rules, case, here)
         if "crawl_delay" in case:
             assert rules.crawl_delay == case["crawl_delay"], f"{here}: crawl_delay"
         if "request_rate" in case:

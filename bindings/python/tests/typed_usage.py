@@ -4,7 +4,7 @@ stubs (make python-test). Not a test module: nothing here runs."""
 from __future__ import annotations
 
 import asyncio
-from typing import List, Optional
+from typing import Dict, List, Literal, Optional, Tuple
 
 import robotstxt
 from robotstxt import access
@@ -71,6 +71,34 @@ def cache_and_pacer() -> None:
     pacer.record("example.com", None, retry_after_ms=retry_after_ms("5"))
     token: str = robotstxt.product_token("ExampleBot/1.0")
     print(token, pacer.gap_ms("example.com"), pacer.in_flight("example.com"))
+
+
+def usage_preferences(robots: robotstxt.Robots, rules: robotstxt.Rules) -> Optional[Literal["y", "n"]]:
+    answer: robotstxt.Preferences = rules.preferences("https://example.com/blog/x")
+    page = rules.preferences(b"/blog/x", header="train-ai=n")
+    decision: robotstxt.Decision = answer.decision
+    labels: Dict[str, robotstxt.LabelPreference] = answer.labels
+    for label, preference in labels.items():
+        lines: Tuple[int, ...] = preference.lines
+        print(label, preference.value, lines)
+    for statement in answer.statements:
+        members: Tuple[Tuple[str, str], ...] = statement.members
+        print(statement.line, statement.path, members)
+    signal: Optional[robotstxt.ContentSignal] = rules.content_signal()
+    if signal is not None:
+        ai_train: Optional[Literal["yes", "no"]] = signal.signals["ai-train"]
+        print(ai_train, signal.lines)
+    records: Tuple[robotstxt.OtherRecord, ...] = robots.other_records + rules.other_records
+    for record in records:
+        group: Optional[int] = record.group
+        print(record.key, record.key_lower, record.value, record.line, group)
+    try:
+        rules.preferences("/", header="Train-AI=n")
+    except robotstxt.InvalidStatementError as error:
+        reason: Literal["syntax", "empty"] = error.reason
+        print(reason)
+    print(answer.crawlable, decision.line, page.get("train-ai"))
+    return answer.get("train-ai")
 
 
 async def fetch(request: FetchRequest) -> FetchOutcome:

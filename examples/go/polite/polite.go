@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 // Crawl fetches, all at once, every URL that robots.txt allows for the

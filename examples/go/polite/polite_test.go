@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"robotstxt.dev/go/examples/polite"
+	"example.com/robotstxt/examples/polite"
 )
 
 const userAgent = "ExampleBot/1.0 (+https://example.test/bot)"

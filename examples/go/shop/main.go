@@ -1,4 +1,4 @@
-// Command shop answers the practice shop of SPEC §9 through the Go binding:
+// Command shop answers the practice shop of behaviour §9 through the Go binding:
 // go run ./shop [path/to/robots.txt] (default: examples/shop/robots.txt).
 package main
 
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"os"
 
-	"robotstxt.dev/go/robotstxt"
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
 func main() {
@@ -26,7 +26,7 @@ func main() {
 	}
 	defer robots.Close()
 
-	fmt.Printf("== Go: robotstxt %s over %s (SPEC §9) ==\n", robotstxt.Version(), path)
+	fmt.Printf("== Go: robotstxt %s over %s (behaviour §9) ==\n", robotstxt.Version(), path)
 	for _, q := range []struct{ token, path string }{
 		{"NimbuBot", "/prices/today"},
 		{"NimbuBot", "/prices/history"},

@@ -1,7 +1,7 @@
 """Types of the compiled module robotstxt._robotstxt (re-exported by robotstxt)."""
 
 from types import TracebackType
-from typing import Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final
+from typing import Dict, Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final
 
 Text = Union[str, bytes, bytearray, memoryview]
 """What a body, URL, token or host may be: str (read as UTF-8), bytes,
@@ -19,9 +19,34 @@ AccessKind = Literal["follow-rules", "allow-all", "disallow-all", "not-modified"
 AnswerKind = Literal["rules", "allow-all", "disallow-all"]
 CauseName = Literal["status", "no-response", "not-fetched", "unreachable-limit", "caller"]
 LineKindName = Literal[
-    "user-agent", "allow", "disallow", "sitemap", "crawl-delay", "request-rate", "host", "unknown", "invalid"
+    "user-agent",
+    "allow",
+    "disallow",
+    "sitemap",
+    "crawl-delay",
+    "request-rate",
+    "host",
+    "content-usage",
+    "content-signal",
+    "unknown",
+    "invalid",
 ]
-FlagName = Literal["typo", "missing-colon", "too-long", "outside-group", "invalid-value", "unknown-key"]
+FlagName = Literal[
+    "typo",
+    "missing-colon",
+    "too-long",
+    "outside-group",
+    "invalid-value",
+    "unknown-key",
+    "invalid-statement",
+    "empty-statement",
+    "unknown-preference",
+]
+UsageValue = Literal["y", "n"]
+"""A label's preference: "y" (the use is allowed) or "n" (it is not); None
+where these are optional means unknown."""
+SignalValue = Literal["yes", "no"]
+"""A Content-Signal key's value; None where optional means unset."""
 
 _U = TypeVar("_U", bound=Text)
 
@@ -87,6 +112,12 @@ class HostDisabledError(Error, RuntimeError):
 
     host: str
 
+class InvalidStatementError(Error, ValueError):
+    """An HTTP Content-Usage field that states nothing: not an RFC 9651
+    Dictionary ("syntax"), or empty ("empty")."""
+
+    reason: Literal["syntax", "empty"]
+
 @final
 class Diagnostic:
     """One line that has something to report."""
@@ -143,6 +174,93 @@ class Blanket:
     def __hash__(self) -> int: ...
 
 @final
+class LabelPreference:
+    """One label's answer in Preferences.labels, and the lines that gave it."""
+
+    @property
+    def value(self) -> Optional[UsageValue]:
+        """"y", "n", or None (unknown: not stated, or stated with another value)."""
+    @property
+    def lines(self) -> Tuple[int, ...]:
+        """The lines whose statements gave this value (for None: those that
+        named the label with another value); empty when an HTTP field decided."""
+    def __hash__(self) -> int: ...
+
+@final
+class UsageStatement:
+    """A Content-Usage rule that applied to a URL."""
+
+    @property
+    def line(self) -> int:
+        """The rule's 1-based line."""
+    @property
+    def path(self) -> str:
+        """The path pattern as compared (normalised; "/" when none was written)."""
+    @property
+    def members(self) -> Tuple[Tuple[str, str], ...]:
+        """(key, value) as written, values in RFC 9651 form with parameters
+        ("n", "?1", '"n"', "y;v=2"); empty when the statement states nothing."""
+    def __hash__(self) -> int: ...
+
+@final
+class Preferences:
+    """The usage preferences for one URL (behaviour §10.3-§10.6)."""
+
+    @property
+    def crawlable(self) -> bool:
+        """Whether the rules allow the URL; when not, nothing is stated."""
+    @property
+    def decision(self) -> Decision:
+        """The access answer for the URL, as Rules.decide gives it."""
+    @property
+    def labels(self) -> Dict[str, LabelPreference]:
+        """"train-ai" and "search" always, then every other label a statement
+        that applied gives "y" or "n", in the order first met (a new dict
+        each time)."""
+    @property
+    def statements(self) -> Tuple[UsageStatement, ...]:
+        """The Content-Usage rules that applied, in file order: those of the
+        greatest path length among the matching ones."""
+    def get(self, label: Text, /) -> Optional[UsageValue]:
+        """The answer for `label`: "y", "n", or None when nothing states it."""
+    def __hash__(self) -> int: ...
+
+@final
+class ContentSignal:
+    """The combined Content-Signal of one crawler's groups (behaviour §10.5)."""
+
+    @property
+    def signals(self) -> Dict[str, Optional[SignalValue]]:
+        """"search", "ai-input" and "ai-train" always, then every other key a
+        valid member sets (lower case): any "no" wins, then any "yes"; None
+        when unset (a new dict each time)."""
+    @property
+    def lines(self) -> Tuple[int, ...]:
+        """The content-signal lines of the selected groups."""
+    def __hash__(self) -> int: ...
+
+@final
+class OtherRecord:
+    """A line whose key the library does not read, as written (behaviour §10.7)."""
+
+    @property
+    def key(self) -> str:
+        """The key as written (bytes that are not UTF-8 read as U+FFFD)."""
+    @property
+    def key_lower(self) -> str:
+        """The key in ASCII lower case, to compare keys by."""
+    @property
+    def value(self) -> str:
+        """The rest of the line, comment removed, trimmed."""
+    @property
+    def line(self) -> int:
+        """The 1-based line number."""
+    @property
+    def group(self) -> Optional[int]:
+        """The 0-based index of the line's group; None before the first user-agent."""
+    def __hash__(self) -> int: ...
+
+@final
 class Robots:
     """A parsed robots.txt: immutable, safe to share between threads."""
 
@@ -163,6 +281,11 @@ class Robots:
     def host(self) -> Optional[str]: ...
     @property
     def diagnostics(self) -> List[Diagnostic]: ...
+    @property
+    def other_records(self) -> Tuple[OtherRecord, ...]:
+        """Every line whose key the library does not read (Clean-param,
+        LLM-Policy, ...) and every Content-Signal line before the first
+        user-agent, in file order."""
     @property
     def profile(self) -> ProfileName: ...
     @property
@@ -193,6 +316,17 @@ class Rules:
     def filter_allowed(self, urls: Iterable[_U]) -> List[_U]: ...
     def can_fetch_many(self, urls: Iterable[Text]) -> List[bool]: ...
     def decide_many(self, urls: Iterable[Text]) -> List[Decision]: ...
+    def preferences(self, url: Text, /, *, header: Optional[Text] = None) -> Preferences:
+        """The usage preferences for `url`: the longest matching Content-Usage
+        rules of the selected groups, combined per label (any "n" wins, then
+        any "y"); with `header`, the response's own Content-Usage field too.
+        Raises InvalidStatementError for a header that states nothing."""
+    def content_signal(self) -> Optional[ContentSignal]:
+        """The Content-Signal of the selected groups, or None when they hold
+        no content-signal line."""
+    @property
+    def other_records(self) -> Tuple[OtherRecord, ...]:
+        """Robots.other_records of the selected groups and before the first group."""
     @property
     def crawl_delay(self) -> Optional[float]: ...
     @property
@@ -218,7 +352,7 @@ class Rules:
 
 @final
 class Access:
-    """What a fetch outcome means (SPEC §6)."""
+    """What a fetch outcome means (behaviour §6)."""
 
     @property
     def kind(self) -> AccessKind: ...
@@ -260,7 +394,7 @@ class Answer:
 
 @final
 class Entry:
-    """One origin's copy of its robots.txt and its clock (SPEC §7)."""
+    """One origin's copy of its robots.txt and its clock (behaviour §7)."""
 
     def __init__(
         self,

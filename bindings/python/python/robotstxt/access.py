@@ -1,4 +1,4 @@
-"""The fetch-outcome policy (SPEC §6): what a fetch of ``/robots.txt`` means.
+"""The fetch-outcome policy (behaviour §6): what a fetch of ``/robots.txt`` means.
 
 =================================  ======================================
 outcome                            ``classify(status).kind``

@@ -267,7 +267,7 @@ class AsyncRobotsCache:
         except asyncio.CancelledError:  # aclose(): the waiters are cancelled too
             self._end(lease, round_, None, None)
             raise
-        except Exception as error:  # a network error or a timeout (SPEC §6)
+        except Exception as error:  # a network error or a timeout (behaviour §6)
             self._report(error, request)
             outcome = FetchOutcome(None)
         try:

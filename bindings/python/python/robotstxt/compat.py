@@ -86,7 +86,7 @@ class RobotFileParser:
 
     def read(self) -> None:
         """Fetches the robots.txt at :attr:`url` and reads what came back
-        by the fetch-outcome policy (SPEC §6): a 2xx is parsed; 404 and other
+        by the fetch-outcome policy (behaviour §6): a 2xx is parsed; 404 and other
         4xx allow everything; 401, 403, 429, 5xx and network errors disallow
         everything."""
         status: Optional[int]

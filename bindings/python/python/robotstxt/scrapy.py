@@ -106,7 +106,7 @@ class RobotsTxtMiddleware:
     """A downloader middleware that replaces Scrapy's ``RobotsTxtMiddleware``
     (see the module's docstring for the two settings).
 
-    - **The fetch outcome counts** (SPEC §6): a 2xx is parsed; a 404 (any
+    - **The fetch outcome counts** (behaviour §6): a 2xx is parsed; a 404 (any
       4xx but 401, 403, 429) allows everything; a 5xx, 429, 401/403, an
       unfollowed redirect or a download error disallows everything until
       the next try, one hour later (``ROBOTSTXT_RETRY_SECONDS``) or after the
@@ -278,7 +278,7 @@ class RobotsTxtMiddleware:
             headers=headers,
             priority=self.DOWNLOAD_PRIORITY,
             # Every status is an answer (no retries now: a failure is
-            # retried at its own time, SPEC §7).
+            # retried at its own time, behaviour §7).
             meta={"dont_obey_robotstxt": True, "dont_retry": True, "handle_httpstatus_all": True},
             callback=NO_CALLBACK,
         )

@@ -1,0 +1,51 @@
+# Go as a user installs it. dist-go writes dist/go, the module tree a
+# release tags and pushes to github.com/robotstxt-engine/robotstxt-go: the
+# package's sources with the tests that need neither the network nor the
+# repository, include/robotstxt.h, this platform's librobotstxt.a stripped
+# of debug information and bitcode, a go.mod that requires nothing,
+# README.md (the Go section of README.md) and the licences. dist-test-go
+# then uses it from a temporary folder, without Rust (tools/dist/test-go.sh).
+
+.PHONY: dist-go dist-test-go
+
+DIST_GO := dist/go
+# The repository the module is built from, for the links in its README.
+DIST_GO_REPO := https://github.com/robotstxt-engine/robotstxt
+# The tests that ship: those that need no other module, no network but
+# loopback (httptest) and none of the repository's files (tests/vectors,
+# the corpus, ../shared); the benchmark, the vectors and the corpus-based
+# ones stay here.
+DIST_GO_TESTS := agent_test.go api_test.go cache_test.go concurrency_test.go doc_test.go \
+	example_test.go export_test.go memory_test.go pacer_test.go
+# Paths under $(GO_DIR); deferred, as GO_PLATFORM (mk/go.mk) is.
+DIST_GO_FILES = $(filter-out %_test.go,$(notdir $(wildcard $(GO_DIR)/*.go))) $(DIST_GO_TESTS) \
+	shim.h $(patsubst $(GO_DIR)/%,%,$(wildcard $(GO_DIR)/internal/*/*.go)) \
+	include/include.go lib/$(GO_PLATFORM)/lib.go
+DIST_GO_LIB = $(DIST_GO)/lib/$(GO_PLATFORM)/librobotstxt.a
+# Most of the archive is LLVM bitcode that rustc embeds for cross-crate LTO
+# (.llvmbc); no C linker reads it, so it goes too (29 MB -> 7 MB).
+DIST_GO_STRIP_BITCODE := --remove-section=.llvmbc --remove-section=.llvmcmd
+
+dist-go: c-lib
+	@grep -q 'lib/$(GO_PLATFORM)/librobotstxt.a' $(GO_DIR)/cgo.go || { echo "dist-go:" \
+		"$(GO_DIR)/cgo.go has no cgo line for lib/$(GO_PLATFORM): add one first" >&2; exit 1; }
+	@for f in LICENSE-MIT LICENSE-APACHE; do test -f $$f \
+		|| { echo "dist-go: $$f is missing at the repository root" >&2; exit 1; }; done
+	rm -rf $(DIST_GO) && mkdir -p $(dir $(DIST_GO_LIB)) $(DIST_GO)/include
+	cd $(GO_DIR) && cp --parents $(DIST_GO_FILES) $(abspath $(DIST_GO))/
+	cp include/robotstxt.h $(DIST_GO)/include/
+	strip --strip-debug $(DIST_GO_STRIP_BITCODE) -o $(DIST_GO_LIB) $(C_LIB_A)
+	printf 'module github.com/robotstxt-engine/robotstxt-go\n\ngo %s\n' \
+		"$$(sed -n 's/^go //p' $(GO_DIR)/go.mod)" > $(DIST_GO)/go.mod
+	cp LICENSE-MIT LICENSE-APACHE $(DIST_GO)/
+	@{ printf '# robotstxt for Go\n\nThe Go binding of robotstxt, a robots.txt engine, built by `make dist-go`\n'; \
+		printf 'from [the robotstxt repository](%s): the make steps and paths below are its own.\n' \
+			"$(DIST_GO_REPO)"; \
+		sed -n '/^## Go$$/,/^## /p' README.md | sed '1d;$$d' \
+			| sed -E 's|^### |## |; s|\]\(([^):#][^):]*)\)|]($(DIST_GO_REPO)/blob/HEAD/\1)|g'; \
+	} > $(DIST_GO)/README.md
+	@echo "dist-go: wrote $(DIST_GO); $(DIST_GO_LIB) is $$(stat -c %s $(DIST_GO_LIB)) bytes" \
+		"stripped ($$(stat -c %s $(C_LIB_A)) before)"
+
+dist-test-go: dist-go
+	GO=$(GO) tools/dist/test-go.sh $(DIST_GO)
