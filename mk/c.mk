@@ -36,7 +36,7 @@ C_FLAGS := $(C_WARN) -Iinclude
 C_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 C_TEST_SRC := tests/c/main.c tests/c/test_api.c tests/c/test_cache.c tests/c/test_vectors.c \
 	tests/c/test_bad_input.c tests/c/test_threads.c tests/c/test_preferences.c
-C_TEST_HDR := tests/c/check.h include/robotstxt.h $(C_OUT)/vectors.h
+C_TEST_HDR := tests/c/check.h include/robotstxt.h $(C_OUT)/vectors.h examples/utf8.h
 C_VALGRIND := valgrind --error-exitcode=3 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
 
@@ -139,7 +139,7 @@ cpp-test: c-lib
 
 cli: build/robotstxt-check
 
-build/robotstxt-check: examples/robotstxt-check.c include/robotstxt.h c-lib
+build/robotstxt-check: examples/robotstxt-check.c examples/utf8.h include/robotstxt.h c-lib
 	@mkdir -p build
 	$(CC) $(C_FLAGS) -O2 examples/robotstxt-check.c $(C_LIB_A) $(C_NATIVE_LIBS) -o $@
 
