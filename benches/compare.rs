@@ -5,6 +5,8 @@
 //!
 //! `cargo bench --bench compare [-- --rounds N --out FILE]`
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicIsize, AtomicUsize, Ordering};
@@ -500,14 +502,8 @@ fn fmt_ns(ns: f64) -> String {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let rounds: usize = arg("--rounds").and_then(|r| r.parse().ok()).unwrap_or(5);
-    let out = arg("--out");
+    let rounds = common::rounds();
+    let out = common::arg("--out");
     let mut report = Report(String::new());
     // `--ours`: robotstxt alone, for a quick look while optimising.
     let libs: Vec<Lib> = if args.iter().any(|a| a == "--ours") {

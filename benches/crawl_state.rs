@@ -4,6 +4,8 @@
 //!
 //! `cargo bench --bench crawl_state [-- --rounds N --out FILE]`
 
+mod common;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -65,14 +67,7 @@ fn best_ns(rounds: usize, mut f: impl FnMut(usize)) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let rounds: usize = arg("--rounds").and_then(|r| r.parse().ok()).unwrap_or(5);
+    let rounds = common::rounds();
     let mut out = String::new();
     let mut line = |s: String| {
         println!("{s}");
@@ -122,7 +117,7 @@ fn main() {
             "| {n} | {held:.0} | {evicting:.0} | {host_held:.0} | {host_new:.0} |"
         ));
     }
-    if let Some(path) = arg("--out") {
+    if let Some(path) = common::arg("--out") {
         std::fs::write(&path, out).unwrap();
         eprintln!("wrote {path}");
     }

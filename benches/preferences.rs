@@ -6,6 +6,8 @@
 //!
 //! `cargo bench --bench preferences [-- --rounds N --out FILE]`
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -74,14 +76,7 @@ fn per_url(rounds: usize, files: &[(Rules, Vec<String>)], f: impl Fn(&Rules, &st
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let arg = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .and_then(|i| args.get(i + 1))
-            .cloned()
-    };
-    let rounds: usize = arg("--rounds").and_then(|r| r.parse().ok()).unwrap_or(5);
+    let rounds = common::rounds();
     let shared = shared();
     let mut by_file: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let tsv = std::fs::read_to_string(shared.join("bench/check_urls.tsv")).unwrap();
@@ -181,7 +176,7 @@ fn main() {
          over them; it allocates its result (the `train-ai` and `search` entries at least)."
             .into(),
     );
-    if let Some(path) = arg("--out") {
+    if let Some(path) = common::arg("--out") {
         std::fs::write(&path, out).unwrap();
         eprintln!("wrote {path}");
     }
