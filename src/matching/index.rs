@@ -118,7 +118,7 @@ impl PrefixIndex {
 
     pub fn build(inner: &Inner, rules: impl Iterator<Item = u32>) -> PrefixIndex {
         let mut globs = Globs::default();
-        let mut keyed: Vec<(u32, u32, Candidate)> = rules
+        let mut keyed: Vec<(Key, u32, u32, Candidate)> = rules
             .map(|id| {
                 let rule = &inner.rules()[id as usize];
                 let pattern = inner.bytes(rule.pattern);
@@ -144,22 +144,28 @@ impl PrefixIndex {
                     allow: rule.allow(),
                     shape,
                 };
-                (rule.pattern.start, prefix_len, candidate)
+                let key = Key::of(&pattern[..prefix_len as usize]);
+                (key, rule.pattern.start, prefix_len, candidate)
             })
             .collect();
         let prefix = |start: u32, len: u32| &inner.text()[start as usize..(start + len) as usize];
-        keyed.sort_by(|a, b| {
-            prefix(a.0, a.1)
-                .cmp(prefix(b.0, b.1))
-                .then(a.2.rank().cmp(&b.2.rank()))
+        // By prefix, then rank: the keys (the prefixes' first 16 bytes,
+        // zero-padded) settle most comparisons without reading the text.
+        // Ranks end in the rule id, so the order is total and an unstable
+        // sort, which needs no scratch buffer, gives the same result.
+        keyed.sort_unstable_by(|a, b| {
+            a.0.bits()
+                .cmp(&b.0.bits())
+                .then_with(|| prefix(a.1, a.2).cmp(prefix(b.1, b.2)))
+                .then_with(|| a.3.rank().cmp(&b.3.rank()))
         });
 
         let mut entries: Vec<Entry> = Vec::new();
         let mut chain: Vec<u32> = Vec::new();
-        for (i, &(start, len, _)) in keyed.iter().enumerate() {
+        for (i, &(key, start, len, _)) in keyed.iter().enumerate() {
             let i = i as u32;
             if let Some(last) = entries.last_mut() {
-                if prefix(last.start, last.len) == prefix(start, len) {
+                if last.key == key && prefix(last.start, last.len) == prefix(start, len) {
                     last.end = i + 1;
                     continue;
                 }
@@ -176,7 +182,7 @@ impl PrefixIndex {
             let parent = chain.last().copied().unwrap_or(NONE);
             chain.push(entries.len() as u32);
             entries.push(Entry {
-                key: Key::of(prefix(start, len)),
+                key,
                 start,
                 len,
                 parent,
@@ -185,7 +191,7 @@ impl PrefixIndex {
                 filter: NONE,
             });
         }
-        let all: Vec<Candidate> = keyed.into_iter().map(|k| k.2).collect();
+        let all: Vec<Candidate> = keyed.into_iter().map(|k| k.3).collect();
         let mut candidates = Vec::with_capacity(all.len());
         let mut filters = Vec::new();
         for entry in &mut entries {
