@@ -51,7 +51,7 @@ fn the_readme_example() -> Result<(), Box<dyn std::error::Error>> {
         answer.with_header(b"Train-AI=n"),
         Err(StatementError::Syntax)
     );
-    let keys: Vec<&[u8]> = robots.other_records().iter().map(|r| &r.key[..]).collect();
+    let keys: Vec<&[u8]> = robots.other_records().map(|r| r.key).collect();
     assert_eq!(keys, [&b"Clean-param"[..]]);
     Ok(())
 }

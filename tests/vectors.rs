@@ -159,11 +159,11 @@ fn run_checks(rules: &Rules, checks: &Value, at: &str) {
     }
 }
 
-fn other_record_json(r: &robotstxt::OtherRecord) -> Value {
+fn other_record_json(r: robotstxt::OtherRecord<'_>) -> Value {
     serde_json::json!({
-        "key": String::from_utf8_lossy(&r.key),
+        "key": String::from_utf8_lossy(r.key),
         "key_lower": String::from_utf8_lossy(&r.key_lower()),
-        "value": String::from_utf8_lossy(&r.value),
+        "value": String::from_utf8_lossy(r.value),
         "line": r.line,
         "group": r.group,
     })
@@ -322,11 +322,7 @@ fn run_parse_case(case: &Map<String, Value>, at: &str) -> usize {
             assert_eq!(&Value::Array(got), diagnostics, "{at}: diagnostics");
         }
         if let Some(others) = case.get("other_records") {
-            let got: Vec<Value> = robots
-                .other_records()
-                .iter()
-                .map(other_record_json)
-                .collect();
+            let got: Vec<Value> = robots.other_records().map(other_record_json).collect();
             assert_eq!(&Value::Array(got), others, "{at}: other_records");
         }
         let selected = (case.contains_key("token") || case.contains_key("tokens"))

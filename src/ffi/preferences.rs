@@ -557,10 +557,10 @@ pub struct robotstxt_other_record {
     pub group: u32,
 }
 
-fn other_record(r: &OtherRecord) -> robotstxt_other_record {
+fn other_record(r: OtherRecord<'_>) -> robotstxt_other_record {
     robotstxt_other_record {
-        key: robotstxt_str::borrow(&r.key),
-        value: robotstxt_str::borrow(&r.value),
+        key: robotstxt_str::borrow(r.key),
+        value: robotstxt_str::borrow(r.value),
         line: r.line,
         in_group: r.group.is_some(),
         group: r.group.unwrap_or(0),
@@ -603,10 +603,9 @@ pub unsafe extern "C" fn robotstxt_robots_other_record(
         // SAFETY: per the contract above.
         let robots = unsafe { handle(robots, "robots")? };
         let out = Out::new(record_out, "record_out")?;
-        let records = robots.robots.other_records();
-        let r = records
-            .get(index)
-            .ok_or_else(|| Failure::index("other record", index, records.len()))?;
+        let r = robots.robots.other_record(index).ok_or_else(|| {
+            Failure::index("other record", index, robots.robots.other_records().len())
+        })?;
         // SAFETY: writable per the contract.
         unsafe { out.put(other_record(r)) };
         Ok(())

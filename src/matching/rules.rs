@@ -388,10 +388,9 @@ impl Rules {
     /// those before the first group (behaviour §10.7).
     ///
     /// [`Robots::other_records`]: crate::Robots::other_records
-    pub fn other_records(&self) -> impl Iterator<Item = &OtherRecord> + '_ {
-        let others = self.inner.extras().map_or(&[][..], |e| &e.others[..]);
-        others
-            .iter()
+    pub fn other_records(&self) -> impl Iterator<Item = OtherRecord<'_>> + '_ {
+        (0..self.inner.other_count())
+            .filter_map(|i| self.inner.other(i))
             .filter(|r| r.group.is_none_or(|g| self.selects(g)))
     }
 

@@ -12,7 +12,7 @@ use crate::lex::{Lines, RawLine};
 use crate::packed::Packed;
 use crate::rate::{self, RequestRate};
 use crate::record::{self, LineKind};
-use crate::usage::{self, Extras, OtherRecord};
+use crate::usage::{self, Extras, OtherRecord, OtherSpan};
 use crate::{percent, Diagnostic, Error, Options, Profile, Rules};
 
 /// A byte range of `Inner::text`.
@@ -124,6 +124,21 @@ impl Inner {
 
     pub fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
+    }
+
+    pub fn other_count(&self) -> usize {
+        self.extras().map_or(0, |e| e.others.len())
+    }
+
+    /// The `index`-th other record, its bytes read from the text.
+    pub fn other(&self, index: usize) -> Option<OtherRecord<'_>> {
+        let span = self.extras()?.others.get(index)?;
+        Some(OtherRecord {
+            key: self.bytes(span.key),
+            value: self.bytes(span.value),
+            line: span.line,
+            group: span.group(),
+        })
     }
 
     pub fn bytes(&self, span: Span) -> &[u8] {
@@ -295,8 +310,13 @@ impl Robots {
     /// `Content-Signal` line before the first `user-agent`, in file order
     /// (behaviour §10.7): what `Clean-param`, `LLM-Policy` or a newer key
     /// says is the caller's to read.
-    pub fn other_records(&self) -> &[OtherRecord] {
-        self.inner.extras().map_or(&[], |e| &e.others)
+    pub fn other_records(&self) -> impl ExactSizeIterator<Item = OtherRecord<'_>> + '_ {
+        (0..self.inner.other_count()).map(|i| self.inner.other(i).expect("in range"))
+    }
+
+    /// The `index`-th of [`Robots::other_records`] (from 0); O(1).
+    pub fn other_record(&self, index: usize) -> Option<OtherRecord<'_>> {
+        self.inner.other(index)
     }
 
     /// How many groups the file has.
@@ -323,6 +343,7 @@ struct Builder {
 #[derive(Default)]
 struct Scratch {
     text: Vec<u8>,
+    others: Vec<OtherSpan>,
     rules: Vec<Rule>,
     groups: Vec<Group>,
     agents: Vec<Agent>,
@@ -359,6 +380,7 @@ impl Scratch {
             v.shrink_to(Scratch::KEPT_BYTES / std::mem::size_of::<T>().max(1));
         }
         trim(&mut self.text);
+        trim(&mut self.others);
         trim(&mut self.rules);
         trim(&mut self.groups);
         trim(&mut self.agents);
@@ -487,12 +509,11 @@ impl Builder {
 
     /// Keeps a line the library does not read, as written (behaviour §10.7).
     fn add_other(&mut self, line: &RawLine<'_>, record: &record::Record<'_>) {
-        self.extras.others.push(OtherRecord {
-            key: record.key.to_vec(),
-            value: record.value.to_vec(),
-            line: line.number,
-            group: self.current_group(),
-        });
+        let group = self.current_group();
+        let key = self.store(line.window, record.key);
+        let value = self.store(line.window, record.value);
+        let span = OtherSpan::new(key, value, line.number, group);
+        self.filled.others.push(span);
     }
 
     fn add_agent(&mut self, window: &[u8], value: &[u8]) {
@@ -579,7 +600,9 @@ impl Builder {
 
     fn finish(self) -> Inner {
         let filled = self.filled;
-        let extras = (!self.extras.is_empty()).then(|| Arc::new(self.extras));
+        let mut extras = self.extras;
+        extras.others = filled.others.as_slice().into();
+        let extras = (!extras.is_empty()).then(|| Arc::new(extras));
         let inner = Inner {
             profile: self.profile,
             host: self.host,

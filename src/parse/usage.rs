@@ -6,6 +6,7 @@
 use sfv::{Dictionary, FieldType, ListEntry, Parser};
 
 use crate::record::trim;
+use crate::robots::Span;
 use crate::{percent, Profile};
 
 /// One label's preference (vocabulary §5): `y`, `n`, or unknown (not
@@ -219,12 +220,12 @@ pub(crate) fn signal_members(value: &[u8]) -> (Vec<(String, bool)>, bool) {
 
 /// A line whose key the library does not read (behaviour §10.7), or a
 /// `Content-Signal` line before the first group, as written.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct OtherRecord {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OtherRecord<'a> {
     /// The key as written (trimmed).
-    pub key: Vec<u8>,
+    pub key: &'a [u8],
     /// The value: the rest of the line, comment removed, trimmed.
-    pub value: Vec<u8>,
+    pub value: &'a [u8],
     /// 1-based line number.
     pub line: u32,
     /// The 0-based index of the group the line is in, or `None` before the
@@ -232,10 +233,39 @@ pub struct OtherRecord {
     pub group: Option<u32>,
 }
 
-impl OtherRecord {
+impl OtherRecord<'_> {
     /// The key in ASCII lower case.
     pub fn key_lower(&self) -> Vec<u8> {
         self.key.to_ascii_lowercase()
+    }
+}
+
+/// An other record as kept: its key and value in the parse's text (one
+/// allocation for the whole parse, as HTML served as robots.txt has such a
+/// line on nearly every line).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OtherSpan {
+    pub key: Span,
+    pub value: Span,
+    pub line: u32,
+    /// `GLOBAL` before the first group.
+    group: u32,
+}
+
+const GLOBAL: u32 = u32::MAX;
+
+impl OtherSpan {
+    pub fn new(key: Span, value: Span, line: u32, group: Option<u32>) -> OtherSpan {
+        OtherSpan {
+            key,
+            value,
+            line,
+            group: group.unwrap_or(GLOBAL),
+        }
+    }
+
+    pub fn group(&self) -> Option<u32> {
+        (self.group != GLOBAL).then_some(self.group)
     }
 }
 
@@ -244,7 +274,7 @@ impl OtherRecord {
 pub(crate) struct Extras {
     pub usage: Vec<UsageRule>,
     pub signals: Vec<SignalLine>,
-    pub others: Vec<OtherRecord>,
+    pub others: Box<[OtherSpan]>,
 }
 
 impl Extras {

@@ -215,12 +215,12 @@ pub struct OtherRecord {
 }
 
 impl OtherRecord {
-    pub fn from_core(r: &robotstxt::OtherRecord) -> OtherRecord {
+    pub fn from_core(r: robotstxt::OtherRecord<'_>) -> OtherRecord {
         let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
         OtherRecord {
-            key: text(&r.key),
+            key: text(r.key),
             key_lower: text(&r.key_lower()),
-            value: text(&r.value),
+            value: text(r.value),
             line: r.line,
             group: r.group,
         }

@@ -251,7 +251,6 @@ impl Robots {
         // the records kept as written.
         let others: usize = inner
             .other_records()
-            .iter()
             .map(|r| 64 + r.key.len() + r.value.len())
             .sum();
         let strings: usize = inner.sitemaps().map(<[u8]>::len).sum::<usize>()
@@ -432,7 +431,6 @@ impl Robots {
         Ok(self
             .core(env)?
             .other_records()
-            .iter()
             .map(OtherRecord::from_core)
             .collect())
     }

@@ -386,11 +386,11 @@ pub struct OtherRecord {
 }
 
 impl OtherRecord {
-    pub fn from_core(r: &robotstxt::OtherRecord) -> OtherRecord {
+    pub fn from_core(r: robotstxt::OtherRecord<'_>) -> OtherRecord {
         OtherRecord {
-            key: text::lossy(&r.key),
+            key: text::lossy(r.key),
             key_lower: text::lossy(&r.key_lower()),
-            value: text::lossy(&r.value),
+            value: text::lossy(r.value),
             line: r.line,
             group: r.group,
         }
@@ -421,6 +421,6 @@ impl OtherRecord {
 }
 
 /// The records, copied out of the core (the handle's lock is held).
-pub fn records<'a>(records: impl Iterator<Item = &'a robotstxt::OtherRecord>) -> Vec<OtherRecord> {
+pub fn records<'a>(records: impl Iterator<Item = robotstxt::OtherRecord<'a>>) -> Vec<OtherRecord> {
     records.map(OtherRecord::from_core).collect()
 }

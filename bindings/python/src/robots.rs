@@ -249,7 +249,7 @@ impl Robots {
     fn other_records<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let got: Vec<OtherRecord> = self
             .inner
-            .with(py, |r| preferences::records(r.other_records().iter()))?;
+            .with(py, |r| preferences::records(r.other_records()))?;
         PyTuple::new(py, got)
     }
 
