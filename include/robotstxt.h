@@ -1308,7 +1308,9 @@ void robotstxt_rules_free(struct robotstxt_rules *rules);
 /**
  * Writes to `*allowed_out` whether the crawler may fetch the `url_len`
  * bytes at `url`: absolute (`https://host/a?b`), scheme-relative or a
- * path. Only path, params and query are matched. Allocates nothing.
+ * path. Only path, params and query are matched. Allocates nothing but
+ * the index the rules build once, after their first few checks (see
+ * `robotstxt_rules_compile`).
  *
  * # Safety
  * `rules` must be a live handle; `url` readable for `url_len` bytes (or
@@ -1356,6 +1358,19 @@ robotstxt_status robotstxt_rules_blanket(const struct robotstxt_rules *rules,
 robotstxt_status robotstxt_rules_retry_at(const struct robotstxt_rules *rules,
                                           uint64_t *retry_at_ms_out,
                                           bool *has_retry_at_out);
+
+/**
+ * Builds the rules' index now, where the check after their first few
+ * would: the first checks of a selection scan its rules, which costs less
+ * when a copy of robots.txt gets a handful of questions, and the next one
+ * builds the index every later check uses (once per handle, whichever
+ * thread gets there). Call this to have no check allocate at all. Changes
+ * no answer.
+ *
+ * # Safety
+ * `rules` must be a live handle.
+ */
+robotstxt_status robotstxt_rules_compile(const struct robotstxt_rules *rules);
 
 /**
  * Writes the crawl delay in seconds to `*seconds_out` (such as 2.5) and

@@ -50,7 +50,7 @@ mod parse;
 
 // Each module by its own name, for the paths inside the crate.
 use crawl::{cache, freshness, origin, pacer, user_agent};
-use matching::{index, packed, pattern, percent, preferences, prefetch, rules, url};
+use matching::{index, packed, pattern, percent, preferences, prefetch, rules, selection, url};
 use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan, usage};
 
 pub use crawl::access;

@@ -1,9 +1,10 @@
 //! Property tests (paths never start with `//`, which is a scheme-relative
 //! URL): the matcher against a deliberately naive reference
-//! (§2.2.2–2.2.3), on random patterns with `*` and `$` and random paths.
+//! (§2.2.2–2.2.3), on random patterns with `*` and `$` and random paths,
+//! both by the scan a selection starts with and through its index.
 
 use proptest::prelude::*;
-use robotstxt::{Options, Profile, Robots};
+use robotstxt::{Decision, Options, Profile, Robots, Rules};
 
 /// Tries every way `*` can stretch: exponential, obviously right.
 fn naive_matches(pattern: &[u8], path: &[u8]) -> bool {
@@ -34,11 +35,32 @@ fn body_of(rules: &[(bool, String)]) -> String {
     body
 }
 
+/// The answers of `rules` for `path` both ways a selection answers: by
+/// scanning its rules (its first questions) and through the index.
+fn both_ways(rules: &Rules, path: &str) -> (Decision<'static>, Decision<'static>) {
+    let owned = |d: Decision<'_>| Decision {
+        pattern: String::leak(d.pattern.to_owned()),
+        ..d
+    };
+    let scanned = owned(rules.clone().decide(path));
+    let indexed = rules.clone();
+    indexed.compile();
+    (scanned, owned(indexed.decide(path)))
+}
+
+/// The answer for `path` under `profile`, both ways; they must be the
+/// same decision: the same rule, not only the same verdict.
+fn answer(profile: Profile, rules: &[(bool, String)], path: &str) -> Result<bool, TestCaseError> {
+    let robots = Robots::parse_with(body_of(rules).as_bytes(), &Options::new(profile));
+    let (scanned, indexed) = both_ways(&robots.rules_for("ExampleBot").unwrap(), path);
+    prop_assert_eq!(scanned, indexed, "{:?} {}", rules, path);
+    Ok(indexed.allowed)
+}
+
 /// The Google profile compares patterns and paths as given: its answer
 /// must be the naive one.
 fn google_agrees_with_naive(rules: &[(bool, String)], path: &str) -> Result<(), TestCaseError> {
-    let robots = Robots::parse_with(body_of(rules).as_bytes(), &Options::new(Profile::Google));
-    let got = robots.rules_for("ExampleBot").unwrap().can_fetch(path);
+    let got = answer(Profile::Google, rules, path)?;
     prop_assert_eq!(got, naive_allowed(rules, path), "{:?} {}", rules, path);
     Ok(())
 }
@@ -62,8 +84,7 @@ proptest! {
         rules in prop::collection::vec((any::<bool>(), "/[ab*]{0,7}\\$?"), 0..5),
         path in "/([ab.][ab/.]{0,9})?",
     ) {
-        let robots = Robots::parse(body_of(&rules).as_bytes());
-        let got = robots.rules_for("ExampleBot").unwrap().can_fetch(&path);
+        let got = answer(Profile::Rfc9309, &rules, &path)?;
         prop_assert_eq!(got, naive_allowed(&rules, &path), "{:?} {}", rules, path);
     }
 
@@ -105,6 +126,8 @@ proptest! {
         for profile in [Profile::Rfc9309, Profile::Google] {
             let robots = Robots::parse_with(&body, &Options::new(profile));
             let rules = robots.rules_for("ExampleBot").unwrap();
+            prop_assert_eq!(rules.clone().decide(&url).allowed, rules.clone().can_fetch(&url));
+            rules.compile();
             prop_assert_eq!(rules.decide(&url).allowed, rules.can_fetch(&url));
         }
     }

@@ -2,6 +2,7 @@ package robotstxt_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -159,6 +160,26 @@ func TestSeveralTokens(t *testing.T) {
 	}
 	if d, ok := strictest.CrawlDelay(); !ok || d != 3*time.Second {
 		t.Errorf("strictest crawl delay %v %v", d, ok)
+	}
+}
+
+// The first checks of a selection scan its rules; Compile builds the index
+// the later ones use: both decide alike, rule for rule.
+func TestCompileChangesNoAnswer(t *testing.T) {
+	var body strings.Builder
+	body.WriteString("User-agent: *\n")
+	for i := 0; i < 80; i++ {
+		fmt.Fprintf(&body, "Disallow: /*p%dq\nAllow: /a%d/*.css$\n", i, i%7)
+	}
+	robots := mustParse(t, body.String())
+	compiled := mustRules(t, robots, "ExampleBot")
+	compiled.Compile()
+	for i := 0; i < 40; i++ {
+		path := fmt.Sprintf("/a%d/x/p%dq.css", i%9, i)
+		scanning := mustRules(t, robots, "ExampleBot")
+		if got, want := scanning.Decide(path), compiled.Decide(path); got != want {
+			t.Errorf("%s: scanning %+v, compiled %+v", path, got, want)
+		}
 	}
 }
 

@@ -221,6 +221,18 @@ func (r *Rules) RetryAt() (time.Time, bool) {
 	return fromUnixMS(res.retry_at_ms), true
 }
 
+// Compile builds the rules' index now, where the check after their first
+// few would. A selection answers its first checks by scanning its rules,
+// which costs less when a copy of robots.txt gets a handful of questions;
+// the next check builds the index every later one uses (once, whichever
+// goroutine gets there). Call Compile to have no check allocate in the
+// core at all. It changes no answer.
+func (r *Rules) Compile() {
+	res := C.go_rules_compile(r.handle())
+	runtime.KeepAlive(r)
+	must("Rules.Compile", res.status, res.err)
+}
+
 // CrawlDelay returns the crawl delay (the largest valid crawl-delay among
 // the selected groups, such as 2.5s) and whether one is set. Without one,
 // your own floor applies.

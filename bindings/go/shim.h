@@ -164,6 +164,10 @@ typedef struct go_delay {
     go_err err;
 } go_delay;
 
+static inline go_unit go_rules_compile(const robotstxt_rules *rules) {
+    return go_unit_of(robotstxt_rules_compile(rules));
+}
+
 static inline go_delay go_crawl_delay(const robotstxt_rules *rules) {
     go_delay r;
     memset(&r, 0, sizeof r);

@@ -514,6 +514,14 @@ export declare class Rules {
    */
   decideMany(urls: ReadonlyArray<string | Uint8Array>): Decision[]
   /**
+   * Builds the index now, where the check after the first few would. A
+   * selection answers its first checks by scanning its rules, which
+   * costs less when a copy of robots.txt gets a handful of questions;
+   * the next check builds the index every later one uses. Call this to
+   * have no check allocate in the core. Changes no answer.
+   */
+  compile(): void
+  /**
    * The crawl delay in seconds: the largest valid `crawl-delay` of the
    * selected groups, or `null` when they set none (your own floor
    * applies).

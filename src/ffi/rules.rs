@@ -137,7 +137,9 @@ pub unsafe extern "C" fn robotstxt_rules_free(rules: *mut robotstxt_rules) {
 
 /// Writes to `*allowed_out` whether the crawler may fetch the `url_len`
 /// bytes at `url`: absolute (`https://host/a?b`), scheme-relative or a
-/// path. Only path, params and query are matched. Allocates nothing.
+/// path. Only path, params and query are matched. Allocates nothing but
+/// the index the rules build once, after their first few checks (see
+/// `robotstxt_rules_compile`).
 ///
 /// # Safety
 /// `rules` must be a live handle; `url` readable for `url_len` bytes (or
@@ -230,6 +232,27 @@ pub unsafe extern "C" fn robotstxt_rules_retry_at(
             at.put(retry_at.unwrap_or(0));
             has.put(retry_at.is_some());
         }
+        Ok(())
+    })
+}
+
+/// Builds the rules' index now, where the check after their first few
+/// would: the first checks of a selection scan its rules, which costs less
+/// when a copy of robots.txt gets a handful of questions, and the next one
+/// builds the index every later check uses (once per handle, whichever
+/// thread gets there). Call this to have no check allocate at all. Changes
+/// no answer.
+///
+/// # Safety
+/// `rules` must be a live handle.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_compile(
+    rules: *const robotstxt_rules,
+) -> robotstxt_status {
+    guard("robotstxt_rules_compile", || {
+        // SAFETY: per the contract above.
+        let rules = unsafe { handle(rules, "rules")? };
+        rules.rules.compile();
         Ok(())
     })
 }

@@ -216,10 +216,6 @@ impl PrefixIndex {
         }
     }
 
-    pub fn len(&self) -> usize {
-        self.candidates.len() + self.filters.iter().map(|f| f.rules.len()).sum::<usize>()
-    }
-
     /// The deciding rule for `path`: its index in `Inner::rules` and
     /// whether it allows.
     pub fn best(&self, inner: &Inner, path: &[u8]) -> Option<(u32, bool)> {

@@ -10,4 +10,5 @@ pub mod percent;
 pub mod preferences;
 pub mod prefetch;
 pub mod rules;
+pub mod selection;
 pub mod url;

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use crate::access::Cause;
-use crate::index::PrefixIndex;
 use crate::preferences::{self, ContentSignal, Preferences};
 use crate::rate::RequestRate;
 use crate::robots::{slowest, Inner};
+use crate::selection::Selection;
 use crate::usage::OtherRecord;
 use crate::{percent, url, Profile};
 
@@ -84,22 +84,14 @@ enum Verdict {
     Rule(u32, bool),
 }
 
-/// One selection: the rules of the merged groups, indexed for matching.
-#[derive(Clone, Debug)]
-struct Selection {
-    index: PrefixIndex,
-    crawl_delay: Option<Duration>,
-    request_rate: Option<RequestRate>,
-    /// The selected groups' indices, in order; kept only for a file with
-    /// usage preferences or other records (behaviour §10), which they scope.
-    groups: Box<[u32]>,
-}
-
 /// The rules that apply to one crawler, compiled for matching.
 ///
 /// Cheap to keep, `Send + Sync`, and independent of the [`Robots`] it came
 /// from: dropping that first is fine. Every question takes `&self` and
-/// allocates nothing (see [`Rules::decide`] for the one exception).
+/// allocates nothing (see [`Rules::decide`] for the one exception), but
+/// for the index: the first few questions scan the rules, and the one
+/// after them builds an index that every later question uses, once per
+/// `Rules` (see [`Rules::compile`]).
 ///
 /// [`Robots`]: crate::Robots
 #[derive(Clone, Debug)]
@@ -146,7 +138,7 @@ impl Rules {
             .map(|tokens| select(&inner, tokens))
             .collect();
         Rules {
-            check: Check::new(inner.profile, parts.iter().all(|p| p.index.len() == 0)),
+            check: Check::new(inner.profile, parts.iter().all(|p| p.len() == 0)),
             inner,
             parts,
             blanket: None,
@@ -248,7 +240,9 @@ impl Rules {
     ///
     /// Cost: one binary search over the rules' literal prefixes and the few
     /// rules that share a prefix with the path; O(path × patterns) at worst
-    /// (`*` never backtracks). Allocates nothing, except in the RFC
+    /// (`*` never backtracks). The first few questions scan every rule
+    /// instead, and the next one builds the index (see [`Rules::compile`]).
+    /// Allocates nothing but that index, except in the RFC
     /// profile for a URL whose path needs percent-normalising and grows
     /// past 4 KiB on the way (one temporary buffer).
     pub fn decide(&self, url: impl AsRef<[u8]>) -> Decision<'_> {
@@ -306,13 +300,39 @@ impl Rules {
         }
         let mut first_allow = None;
         for part in self.parts.iter() {
-            match part.index.best(&self.inner, path) {
+            match part.best(&self.inner, path) {
                 Some((id, false)) => return Verdict::Rule(id, false),
                 Some((id, true)) => first_allow = first_allow.or(Some(id)),
                 None => {}
             }
         }
         first_allow.map_or(Verdict::NoMatch, |id| Verdict::Rule(id, true))
+    }
+
+    /// Builds the rules' index now, where the check after the first few
+    /// would. A selection answers its first questions by scanning its
+    /// rules, which costs far less than the index when a copy of
+    /// robots.txt gets a handful of questions before it expires; the index
+    /// answers a large file's later ones faster. Call this to have every
+    /// check take the index from the first, and none of them allocate.
+    /// Changes no answer.
+    ///
+    /// ```
+    /// let robots = robotstxt::Robots::parse(b"User-agent: *\nDisallow: /a\n");
+    /// let rules = robots.rules_for("ExampleBot")?;
+    /// rules.compile();
+    /// assert!(!rules.can_fetch("/a/1"));
+    /// # Ok::<(), robotstxt::Error>(())
+    /// ```
+    pub fn compile(&self) {
+        for part in self.parts.iter() {
+            part.index(&self.inner);
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn parts(&self) -> &[Selection] {
+        &self.parts
     }
 
     /// Brings these rules into the CPU cache before a batch of checks:
@@ -337,8 +357,8 @@ impl Rules {
         // Checks on cold rules took 3-6% less than with 64; 1,024 saved
         // no more.
         const LINES: usize = 256;
-        for part in self.parts.iter() {
-            part.index.prefetch(LINES);
+        for index in self.parts.iter().filter_map(Selection::built) {
+            index.prefetch(LINES);
         }
         crate::prefetch::slice(self.inner.text(), LINES);
     }
@@ -420,7 +440,7 @@ impl Rules {
 
     /// How many rules apply (over all tokens in strictest-of mode).
     pub fn len(&self) -> usize {
-        self.parts.iter().map(|p| p.index.len()).sum()
+        self.parts.iter().map(Selection::len).sum()
     }
 
     /// Whether no rule applies: everything is allowed.
@@ -429,7 +449,6 @@ impl Rules {
     }
 }
 
-/// §2.2.1: every group naming any of `tokens`, else every `*` group.
 /// Runs `f` on the path of `url` as rules match it: cut from the URL and,
 /// in the RFC profile (`RFC`), percent-normalised (behaviour §4). On the
 /// stack unless the rewritten path is longer than 4 KiB.
@@ -479,6 +498,7 @@ fn rewrite<const RFC: bool>(parts: url::PathParts<'_>, buf: &mut [u8]) -> Option
     Some(head.len() + n)
 }
 
+/// §2.2.1: every group naming any of `tokens`, else every `*` group.
 fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
     let named = |g: &_| tokens.iter().any(|t| inner.names(g, t));
     let any_named = inner.groups().iter().any(named);
@@ -489,23 +509,13 @@ fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
             inner.is_global(g)
         }
     });
-    let mut ids = Vec::new();
     let mut crawl_delay = None;
     let mut request_rate = None;
     let mut groups = Vec::new();
-    let keep_groups = inner.extras().is_some();
     for (i, group) in chosen {
-        ids.extend(group.rules.clone());
         crawl_delay = crawl_delay.max(group.crawl_delay());
         request_rate = slowest(request_rate, group.request_rate);
-        if keep_groups {
-            groups.push(i as u32);
-        }
+        groups.push(i as u32);
     }
-    Selection {
-        index: PrefixIndex::build(inner, ids.into_iter()),
-        crawl_delay,
-        request_rate,
-        groups: groups.into_boxed_slice(),
-    }
+    Selection::new(inner, groups, crawl_delay, request_rate)
 }

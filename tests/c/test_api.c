@@ -411,6 +411,11 @@ static bool test_several_tokens(void) {
         ok &= CHECK(!allowed(strictest, "/prices/today"));
         ok &= OK(robotstxt_rules_crawl_delay(strictest, &delay, &has));
         ok &= CHECK(has && delay == 2.5);
+        /* The index built up front answers as the scan did. */
+        ok &= OK(robotstxt_rules_compile(any));
+        ok &= OK(robotstxt_rules_compile(strictest));
+        ok &= CHECK(allowed(any, "/prices/today"));
+        ok &= CHECK(!allowed(strictest, "/prices/today"));
     }
     robotstxt_rules_free(any);
     robotstxt_rules_free(strictest);
@@ -440,6 +445,8 @@ static bool test_rules_null_arguments(void) {
     ok &= CHECK(d.line == 0x5a5a5a5a);
     ok &= CHECK_STATUS(robotstxt_rules_decide(rules, TEXT("/"), NULL),
                        ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_rules_compile(NULL), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(strstr(last_error(), "rules") != NULL);
     ok &= CHECK_STATUS(robotstxt_rules_crawl_delay(NULL, &seconds, &has),
                        ROBOTSTXT_STATUS_NULL_ARGUMENT);
     ok &= CHECK_STATUS(robotstxt_rules_crawl_delay(rules, NULL, &has),

@@ -95,6 +95,19 @@ describe('the practice shop (behaviour §9, RFC profile)', () => {
     assert.equal(strictest.crawlDelay, 2.5)
     assert.equal(strictest.decide('/x').kind, 'disallow')
   })
+
+  test('compile builds the index up front and changes no answer', () => {
+    let body = 'User-agent: *\n'
+    for (let i = 0; i < 80; i++) body += `Disallow: /*p${i}q\nAllow: /a${i % 7}/*.css$\n`
+    const many = Robots.parse(body)
+    const compiled = many.rulesFor('ExampleBot')
+    assert.equal(compiled.compile(), undefined)
+    for (let i = 0; i < 40; i++) {
+      const path = `/a${i % 9}/x/p${i}q.css`
+      // A fresh selection scans its rules for its first checks.
+      assert.deepEqual(many.rulesFor('ExampleBot').decide(path), compiled.decide(path), path)
+    }
+  })
 })
 
 describe('strings and Buffers', () => {

@@ -115,6 +115,19 @@ def test_several_tokens() -> None:
         robots.rules_for_strictest(["a", "b/1"])
 
 
+def test_compile_changes_no_answer() -> None:
+    body = "User-agent: *\n" + "".join(
+        f"Disallow: /*p{i}q\nAllow: /a{i % 7}/*.css$\n" for i in range(80)
+    )
+    robots = robotstxt.Robots.parse(body)
+    compiled = robots.rules_for("ExampleBot")
+    assert compiled.compile() is None
+    for i in range(40):
+        path = f"/a{i % 9}/x/p{i}q.css"
+        # A fresh selection scans its rules for its first checks.
+        assert robots.rules_for("ExampleBot").decide(path) == compiled.decide(path), path
+
+
 def test_records_and_diagnostics() -> None:
     body = (
         b"Sitemap: https://a.test/1.xml\nHost: mirror.a.test\nUser-agent: *\nCrawl-delay: 0.05\n"
