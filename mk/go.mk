@@ -60,11 +60,14 @@ go-docs-check: go-stage
 # Parse throughput and checks per second against temoto/robotstxt and
 # jimsmart/grobotstxt on $(ROBOTSTXT_SHARED)/corpus and bench, with ratios;
 # GO_BENCH_COUNT runs of each (`make bench` sets ROUNDS), and with BENCH_MD
-# also as Markdown in $(BENCH_DIR)/go.md.
+# also as Markdown in $(BENCH_DIR)/go.md, the first-answer figures beside
+# the Rust ones of $(BENCH_DIR)/rust.md (written by `make bench` before this
+# step).
 GO_BENCH_COUNT ?= 1
 go-bench: go-stage
 	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
 	cd $(GO_DIR) && $(if $(BENCH_MD),ROBOTSTXT_BENCH_MARKDOWN=$(abspath $(BENCH_DIR))/go.md) \
+		ROBOTSTXT_BENCH_RUST=$(abspath $(BENCH_DIR))/rust.md \
 		$(GO) test -run '^$$' -bench . -benchmem -count=$(GO_BENCH_COUNT) .
 
 # The practice shop (behaviour §9) through the Go binding.

@@ -11,6 +11,11 @@
  * With --rust FILE (compare.rs's Markdown report) the Rust figures for
  * Rules::can_fetch are printed beside them, with the difference.
  *
+ * Then compare.rs's first answers: for every file of parse_files.tsv,
+ * parse, select for ExampleBot, check its first 1, 5 or 20 URLs and free
+ * it all, one timed pass over the whole corpus, beside the Rust figures
+ * of robotstxt and its peers from the same report.
+ *
  *     bench-check [--rounds N] [--rust RUST.md] [--shop ROBOTS.TXT] [--out FILE]
  *
  * ROBOTSTXT_SHARED names the shared directory (default ../shared). A
@@ -35,8 +40,13 @@
 #define LARGE 65536
 #define SHOP_CALLS 1000000
 #define MAX_ROUNDS 100
+#define FIRST_URLS 20
+#define FIRST_SIZES 3
+#define FIRST_LIBS 4
 
 static const char *const AGENTS[2] = {"ExampleBot", "Googlebot"};
+/* compare.rs's FIRST_ANSWER_CHECKS. */
+static const size_t FIRST_CHECKS[FIRST_SIZES] = {1, 5, 20};
 
 static void die(const char *what, const char *detail) {
     fprintf(stderr, "bench-check: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
@@ -188,6 +198,145 @@ static void load_workload(const char *shared) {
     }
 }
 
+/* ---- the first-answer workload: every corpus file ---- */
+
+typedef struct {
+    char *body;
+    size_t len;
+    size_t nurls;
+    char *urls[FIRST_URLS];
+    size_t url_lens[FIRST_URLS];
+} corpus_file;
+
+static corpus_file *corpus;
+static size_t ncorpus;
+
+/* As compare.rs's path_of: after "://", from the first '/', cut at the
+ * first '#'; "/" when there is no path. Points into `url`. */
+static const char *path_of(const char *url, size_t *len) {
+    const char *rest = strstr(url, "://");
+    rest = rest ? rest + 3 : url;
+    const char *path = strchr(rest, '/');
+    if (!path) {
+        *len = 1;
+        return "/";
+    }
+    *len = strcspn(path, "#");
+    return path;
+}
+
+/* Indices into files[] sorted by name, then by position: a file's own
+ * URLs are found by bsearch and kept in check_urls.tsv's order. */
+static size_t *by_name;
+
+static int cmp_by_name(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(files[x].name, files[y].name);
+    return c ? c : (x > y) - (x < y);
+}
+
+static int cmp_name_key(const void *key, const void *elem) {
+    return strcmp((const char *)key, files[*(const size_t *)elem].name);
+}
+
+/* The column of `name` in a TSV header line; dies when missing. */
+static int tsv_column(const char *header, const char *name) {
+    int col = 0;
+    size_t n = strlen(name);
+    for (const char *c = header;; col++) {
+        size_t w = strcspn(c, "\t\r\n");
+        if (w == n && strncmp(c, name, n) == 0)
+            return col;
+        if (c[w] != '\t')
+            die("parse_files.tsv has no column", name);
+        c += w + 1;
+    }
+}
+
+/* Every row of parse_files.tsv, in order, with compare.rs's
+ * first_answer_urls. After load_workload: borrows its URLs. */
+static void load_corpus(const char *shared) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/bench/parse_files.tsv", shared);
+    size_t len;
+    char *tsv = read_file(path, SIZE_MAX, &len);
+    tsv = xrealloc(tsv, len + 1);
+    tsv[len] = '\0';
+    int file_col = tsv_column(tsv, "file"), cap_col = tsv_column(tsv, "capped_bytes");
+
+    by_name = xrealloc(by_name, nfiles * sizeof *by_name);
+    for (size_t i = 0; i < nfiles; i++)
+        by_name[i] = i;
+    qsort(by_name, nfiles, sizeof *by_name, cmp_by_name);
+    /* `all`: every workload URL in order, as its path. */
+    const char **all = xrealloc(NULL, total_urls * sizeof *all);
+    size_t *all_lens = xrealloc(NULL, total_urls * sizeof *all_lens);
+    size_t n_all = 0;
+    for (size_t i = 0; i < nfiles; i++)
+        for (size_t u = 0; u < files[i].nurls; u++, n_all++)
+            all[n_all] = path_of(files[i].urls[u], &all_lens[n_all]);
+    if (n_all == 0)
+        die("check_urls.tsv has no URLs", NULL);
+
+    char *line = strchr(tsv, '\n'); /* skip the header */
+    while (line && *++line) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        char *name = NULL, *capped = NULL, *cell = line;
+        for (int col = 0; cell; col++) {
+            char *tab = strchr(cell, '\t');
+            if (tab)
+                *tab = '\0';
+            if (col == file_col)
+                name = cell;
+            if (col == cap_col)
+                capped = cell;
+            cell = tab ? tab + 1 : NULL;
+        }
+        if (!name || !capped)
+            die("malformed line in parse_files.tsv", line);
+        size_t cap = strtoull(capped, NULL, 10);
+        corpus = xrealloc(corpus, (ncorpus + 1) * sizeof *corpus);
+        size_t i = ncorpus++;
+        corpus_file *c = &corpus[i];
+        memset(c, 0, sizeof *c);
+        snprintf(path, sizeof path, "%s/corpus/%s", shared, name);
+        c->body = read_file(path, cap < CAP ? cap : CAP, &c->len);
+        c->body = xrealloc(c->body, c->len); /* 20,000 bodies: no slack */
+
+        size_t *own = bsearch(name, by_name, nfiles, sizeof *by_name, cmp_name_key);
+        if (own) {
+            while (own > by_name && strcmp(files[own[-1]].name, name) == 0)
+                own--;
+            for (; own < by_name + nfiles && strcmp(files[*own].name, name) == 0; own++)
+                for (size_t u = 0; u < files[*own].nurls && c->nurls < FIRST_URLS; u++, c->nurls++) {
+                    c->urls[c->nurls] = files[*own].urls[u];
+                    c->url_lens[c->nurls] = files[*own].url_lens[u];
+                }
+        } else {
+            /* `/`, then paths of the workload's other URLs in turn. */
+            static const char host[] = "https://www.example.com";
+            for (size_t k = 0; k < FIRST_URLS; k++, c->nurls++) {
+                size_t plen = 1;
+                const char *p = k == 0 ? "/" : all[(i * 19 + k) % n_all];
+                if (k > 0)
+                    plen = all_lens[(i * 19 + k) % n_all];
+                char *url = xrealloc(NULL, sizeof host - 1 + plen + 1);
+                memcpy(url, host, sizeof host - 1);
+                memcpy(url + sizeof host - 1, p, plen);
+                url[sizeof host - 1 + plen] = '\0';
+                c->urls[k] = url;
+                c->url_lens[k] = sizeof host - 1 + plen;
+            }
+        }
+        line = end;
+    }
+    free(all);
+    free(all_lens);
+    free(tsv); /* the corpus keeps no name */
+}
+
 /* ---- timing ---- */
 
 enum { RFC, GOOGLE };
@@ -291,6 +440,34 @@ static size_t run_workload(variant v, double m[METRICS]) {
     return disallowed;
 }
 
+/* One timed pass of compare.rs's first answers with `n` checks per file,
+ * RFC profile, every handle freed inside the timing as a crawler would;
+ * returns ns per pass and writes the allowed answers. */
+static double first_answer_pass(size_t n, size_t *allowed_out) {
+    size_t allowed = 0;
+    bool ok = true;
+    double start = now_ns();
+    for (size_t i = 0; i < ncorpus; i++) {
+        const corpus_file *c = &corpus[i];
+        robotstxt_robots *robots;
+        robotstxt_rules *rules = select_rules(c->body, c->len, RFC, "ExampleBot", &robots);
+        size_t k = n < c->nurls ? n : c->nurls;
+        for (size_t u = 0; u < k; u++) {
+            bool yes = false;
+            ok &= robotstxt_rules_can_fetch(rules, (const uint8_t *)c->urls[u], c->url_lens[u], &yes) ==
+                  ROBOTSTXT_STATUS_OK;
+            allowed += yes;
+        }
+        robotstxt_rules_free(rules);
+        robotstxt_robots_free(robots);
+    }
+    double ns = now_ns() - start;
+    if (!ok)
+        die("a check failed", last_error());
+    *allowed_out = allowed;
+    return ns;
+}
+
 /* ---- the Rust figures, from compare.rs's report ---- */
 
 static const char *const RUST_HEADINGS[METRICS] = {
@@ -316,12 +493,33 @@ static double parse_ns(const char *cell) {
     return NAN;
 }
 
-/* rust[profile][metric]: robotstxt's row of each check table; NaN when
- * the file or the row is missing. Returns whether the file was read. */
-static bool read_rust(const char *path, double rust[2][METRICS], char *when, size_t when_size) {
+/* One per FIRST_CHECKS, as compare.rs titles them. */
+static const char *const RUST_FIRST_HEADINGS[FIRST_SIZES] = {
+    "### First answer: parse, select and 1 check per file, whole corpus",
+    "### First answer: parse, select and 5 checks per file, whole corpus",
+    "### First answer: parse, select and 20 checks per file, whole corpus",
+};
+
+/* The rows read from each first-answer table: ours, then the peers. */
+static const char *const FIRST_LIB_NAMES[FIRST_LIBS] = {
+    "robotstxt (rfc)",
+    "texting_robots 0.2",
+    "robotstxt 0.3 (Google port)",
+    "fast-robots 0.1",
+};
+
+/* rust[profile][metric]: robotstxt's row of each check table;
+ * first[size][lib]: each first-answer table's rows of FIRST_LIB_NAMES.
+ * NaN when the file, the table or the row is missing. Returns whether the
+ * file was read. */
+static bool read_rust(const char *path, double rust[2][METRICS], double first[FIRST_SIZES][FIRST_LIBS],
+                      char *when, size_t when_size) {
     for (int p = 0; p < 2; p++)
         for (int k = 0; k < METRICS; k++)
             rust[p][k] = NAN;
+    for (int s = 0; s < FIRST_SIZES; s++)
+        for (int l = 0; l < FIRST_LIBS; l++)
+            first[s][l] = NAN;
     FILE *f = path ? fopen(path, "r") : NULL;
     if (!f)
         return false;
@@ -334,14 +532,23 @@ static bool read_rust(const char *path, double rust[2][METRICS], char *when, siz
         snprintf(when, when_size, "?");
     }
     char line[4096];
-    int table = -1;
+    int table = -1, first_table = -1;
     while (fgets(line, sizeof line, f)) {
         if (strncmp(line, "###", 3) == 0) {
-            table = -1;
+            table = first_table = -1;
             for (int k = 0; k < METRICS; k++)
                 if (strncmp(line, RUST_HEADINGS[k], strlen(RUST_HEADINGS[k])) == 0)
                     table = k;
+            for (int s = 0; s < FIRST_SIZES; s++)
+                if (strncmp(line, RUST_FIRST_HEADINGS[s], strlen(RUST_FIRST_HEADINGS[s])) == 0)
+                    first_table = s;
             continue;
+        }
+        for (int l = 0; first_table >= 0 && l < FIRST_LIBS; l++) {
+            char row[64];
+            snprintf(row, sizeof row, "| %s |", FIRST_LIB_NAMES[l]);
+            if (strncmp(line, row, strlen(row)) == 0)
+                first[first_table][l] = parse_ns(line + strlen(row));
         }
         if (table < 0)
             continue;
@@ -394,6 +601,7 @@ int main(int argc, char **argv) {
         shared = "../shared";
 
     load_workload(shared);
+    load_corpus(shared);
     size_t large_files = 0;
     for (size_t i = 0; i < nfiles; i++)
         large_files += files[i].len >= LARGE;
@@ -431,9 +639,23 @@ int main(int argc, char **argv) {
         }
     }
 
-    double rust[2][METRICS];
+    /* First answers: per size, one untimed pass, then the rounds. */
+    double first_ns[FIRST_SIZES][MAX_ROUNDS];
+    size_t first_allowed[FIRST_SIZES];
+    for (int s = 0; s < FIRST_SIZES; s++)
+        for (int r = -1; r < rounds; r++) {
+            double ns = first_answer_pass(FIRST_CHECKS[s], &first_allowed[s]);
+            if (r >= 0)
+                first_ns[s][r] = ns;
+        }
+
+    double rust[2][METRICS], rust_first[FIRST_SIZES][FIRST_LIBS];
     char rust_when[64] = "";
-    bool have_rust = read_rust(rust_path, rust, rust_when, sizeof rust_when);
+    bool have_rust = read_rust(rust_path, rust, rust_first, rust_when, sizeof rust_when);
+    bool have_rust_first = false;
+    for (int s = 0; s < FIRST_SIZES; s++)
+        for (int l = 0; l < FIRST_LIBS; l++)
+            have_rust_first |= !isnan(rust_first[s][l]);
 
     char buf[3][96];
     out("## C: the check workload through the C ABI\n\n");
@@ -512,6 +734,57 @@ int main(int argc, char **argv) {
     else
         out("; `robotstxt_rules_decide` agrees");
     out(".\n");
+
+    out("\n### First answer: parse, select and N checks per file, whole corpus\n\n");
+    out("compare.rs's first answers through the C ABI: for each of the %s files of `parse_files.tsv` "
+        "(each file's first 512,000 bytes at most), parse (RFC profile), select the rules for ExampleBot, "
+        "`robotstxt_rules_can_fetch` on the file's first N URLs (its own workload URLs where the workload "
+        "has some, else `/` and then paths of the workload's other URLs), then free the rules and the "
+        "robots. One timed pass over the whole corpus, after one untimed; the median of %d round%s%s.",
+        fmt_count(ncorpus, buf[1], sizeof buf[1]), rounds, rounds == 1 ? "" : "s",
+        rounds == 1 ? "" : " (min–max)");
+    if (have_rust_first)
+        out(" The Rust figures are the rows of the Rust section's first-answer tables (`%s`, written %s: "
+            "another process, the median of its rounds); the Google port leaves out the files it panics "
+            "on. Peer ÷ C above 1× means robotstxt through C is faster.\n\n",
+            rust_path, rust_when);
+    else if (have_rust)
+        out(" No Rust figures to compare with (`%s` has no first-answer tables): the C figures alone.\n\n",
+            rust_path);
+    else
+        out(" No Rust figures to compare with (`%s` is missing: `make bench` writes it before this step): "
+            "the C figures alone.\n\n",
+            rust_path ? rust_path : "--rust FILE");
+    if (have_rust_first) {
+        out("| N | robotstxt through C | robotstxt (rfc) in Rust | C ÷ Rust |");
+        for (int l = 1; l < FIRST_LIBS; l++)
+            out(" %s | ÷ C |", FIRST_LIB_NAMES[l]);
+        out("\n|---:|---:|---:|---:|");
+        for (int l = 1; l < FIRST_LIBS; l++)
+            out("---:|---:|");
+        out("\n");
+    } else {
+        out("| N | robotstxt through C |\n|---:|---:|\n");
+    }
+    for (int s = 0; s < FIRST_SIZES; s++) {
+        out("| %zu | %s |", FIRST_CHECKS[s], summary(first_ns[s], (size_t)rounds, buf[0], sizeof buf[0]));
+        if (have_rust_first) {
+            double sorted[MAX_ROUNDS];
+            memcpy(sorted, first_ns[s], (size_t)rounds * sizeof(double));
+            double c = median(sorted, (size_t)rounds), x = c / rust_first[s][0];
+            out(" %s |", fmt_ns(rust_first[s][0], buf[0], sizeof buf[0]));
+            out(!isnan(x) ? " %.2f× |" : " – |", x);
+            for (int l = 1; l < FIRST_LIBS; l++) {
+                x = rust_first[s][l] / c;
+                out(" %s |", fmt_ns(rust_first[s][l], buf[0], sizeof buf[0]));
+                out(!isnan(x) ? " %.1f× |" : " – |", x);
+            }
+        }
+        out("\n");
+    }
+    out("\nAllowed answers per pass: %s (N = 1), %s (N = 5), %s (N = 20).\n",
+        fmt_count(first_allowed[0], buf[0], sizeof buf[0]), fmt_count(first_allowed[1], buf[1], sizeof buf[1]),
+        fmt_count(first_allowed[2], buf[2], sizeof buf[2]));
 
     if (out_path) {
         FILE *f = fopen(out_path, "w");

@@ -9,6 +9,10 @@ package robotstxt_test
 //   - BenchmarkCheck: 2,000 sample files x 20 URLs (check_urls.tsv) x 2
 //     agents per op, one call per URL, files parsed beforehand (a crawler
 //     keeps the rules per host); ns/check is reported.
+//   - BenchmarkFirstAnswer/<n>: the first answers of a visit to a site, as
+//     benches/compare.rs measures them: per op, for every corpus file,
+//     parse, select the rules for ExampleBot, check the file's first n of
+//     20 URLs (n = 1, 5, 20) and release what was made.
 //
 // Each library gets its natural input: this binding the absolute URL (the
 // core cuts it), temoto the path and query (cut beforehand, untimed), and
@@ -17,7 +21,9 @@ package robotstxt_test
 // directory (default ../../../shared). After a -bench run, TestMain prints
 // the ratios (medians over -count runs), and with ROBOTSTXT_BENCH_MARKDOWN
 // set to a file name also writes them there as a Markdown section of
-// BENCHMARKS.md (`make bench`).
+// BENCHMARKS.md (`make bench`), with the Rust section's first-answer
+// figures (ROBOTSTXT_BENCH_RUST, default ../../build/bench/rust.md) beside
+// this binding's.
 
 import (
 	"bufio"
@@ -52,6 +58,7 @@ type sampleFile struct {
 
 type workload struct {
 	err        error
+	parseNames []string // parse_files.tsv's file column, in order
 	parse      [][]byte
 	parseText  []string
 	parseBytes int64
@@ -114,6 +121,7 @@ func load() workload {
 			}
 			n, _ := strconv.Atoi(r["capped_bytes"])
 			body = body[:min(n, len(body))]
+			loaded.parseNames = append(loaded.parseNames, r["file"])
 			loaded.parse = append(loaded.parse, body)
 			loaded.parseText = append(loaded.parseText, string(body))
 			loaded.parseBytes += int64(len(body))
@@ -139,15 +147,100 @@ func load() workload {
 			}
 			s := &loaded.sample[i]
 			s.urls = append(s.urls, r["url"])
-			path := r["url"]
-			if u, err := url.Parse(r["url"]); err == nil {
-				path = u.RequestURI()
-			}
-			s.paths = append(s.paths, path)
+			s.paths = append(s.paths, requestPath(r["url"]))
 			loaded.checks += len(agents)
 		}
 	})
 	return loaded
+}
+
+// requestPath is what temoto is given for a URL: its path and query.
+func requestPath(rawURL string) string {
+	if u, err := url.Parse(rawURL); err == nil {
+		return u.RequestURI()
+	}
+	return rawURL
+}
+
+// pathOf is path_of in benches/compare.rs: the part after "://" from the
+// first "/" ("/" if none), cut at the first "#".
+func pathOf(rawURL string) string {
+	rest := rawURL
+	if _, r, ok := strings.Cut(rawURL, "://"); ok {
+		rest = r
+	}
+	i := strings.IndexByte(rest, '/')
+	if i < 0 {
+		return "/"
+	}
+	path, _, _ := strings.Cut(rest[i:], "#")
+	return path
+}
+
+// firstAnswerChecks is how many URLs a first-answer pass checks per file,
+// benchmark by benchmark (FIRST_ANSWER_CHECKS in benches/compare.rs).
+var firstAnswerChecks = []int{1, 5, 20}
+
+const firstAnswerAgent = "ExampleBot"
+
+// firstQuestions are one corpus file's URLs for the first answers, and
+// their paths for temoto.
+type firstQuestions struct {
+	urls  []string
+	paths []string
+}
+
+var (
+	firstOnce sync.Once
+	firstErr  error
+	firstQs   []firstQuestions // one per parse_files.tsv row
+)
+
+// firstAnswerQuestions is first_answer_urls in benches/compare.rs: per
+// corpus file (parse_files.tsv order) its own URLs of check_urls.tsv, the
+// first 20, or, for a file without any, "/" then 19 paths of the
+// workload's URLs taken in turn, on https://www.example.com.
+func firstAnswerQuestions(b *testing.B) []firstQuestions {
+	w := workloadFor(b)
+	firstOnce.Do(func() {
+		rows, err := readTSV(filepath.Join(sharedDir(), "bench", "check_urls.tsv"))
+		if err != nil {
+			firstErr = err
+			return
+		}
+		most := firstAnswerChecks[len(firstAnswerChecks)-1]
+		own := map[string][]string{}
+		all := make([]string, 0, len(rows))
+		for _, r := range rows {
+			all = append(all, pathOf(r["url"]))
+			if len(own[r["file"]]) < most {
+				own[r["file"]] = append(own[r["file"]], r["url"])
+			}
+		}
+		if len(all) == 0 {
+			firstErr = fmt.Errorf("check_urls.tsv has no URLs")
+			return
+		}
+		firstQs = make([]firstQuestions, len(w.parseNames))
+		for i, name := range w.parseNames {
+			urls := own[name]
+			if len(urls) == 0 {
+				urls = []string{"https://www.example.com/"}
+				for k := 1; k < most; k++ {
+					urls = append(urls, "https://www.example.com"+all[(i*19+k)%len(all)])
+				}
+			}
+			q := &firstQs[i]
+			q.urls = urls
+			for _, u := range urls {
+				q.paths = append(q.paths, requestPath(u))
+			}
+		}
+	})
+	if firstErr != nil {
+		b.Fatalf("first-answer URLs: %v", firstErr)
+	}
+	return firstQs
 }
 
 func workloadFor(b *testing.B) workload {
@@ -379,6 +472,78 @@ func BenchmarkAllowed(b *testing.B) {
 	})
 }
 
+// BenchmarkFirstAnswer is the first answers of a visit to each site, as
+// benches/compare.rs measures them ("First answer" tables): one op is one
+// pass over the whole corpus; per file, parse, select the rules for
+// ExampleBot, check the file's first n URLs and release what the library
+// needs released. The questions are made beforehand, untimed.
+func BenchmarkFirstAnswer(b *testing.B) {
+	w := workloadFor(b)
+	qs := firstAnswerQuestions(b)
+	for _, n := range firstAnswerChecks {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.Run("robotstxt", func(b *testing.B) {
+				for b.Loop() {
+					allowed := 0
+					for i, body := range w.parse {
+						robots, err := robotstxt.Parse(body)
+						if err != nil {
+							b.Fatal(err)
+						}
+						rules, err := robots.RulesFor(firstAnswerAgent)
+						if err != nil {
+							b.Fatal(err)
+						}
+						for _, u := range qs[i].urls[:min(n, len(qs[i].urls))] {
+							if rules.Allowed(u) {
+								allowed++
+							}
+						}
+						rules.Close()
+						robots.Close()
+					}
+					sink += allowed
+				}
+				record(b)
+			})
+			b.Run("temoto", func(b *testing.B) {
+				for b.Loop() {
+					allowed := 0
+					for i, body := range w.parse {
+						r, err := temoto.FromBytes(body)
+						if err != nil {
+							continue // no rules: no answers, as texting_robots in compare.rs
+						}
+						g := r.FindGroup(firstAnswerAgent)
+						for _, p := range qs[i].paths[:min(n, len(qs[i].paths))] {
+							if g.Test(p) {
+								allowed++
+							}
+						}
+					}
+					sink += allowed
+				}
+				record(b)
+			})
+			b.Run("grobotstxt", func(b *testing.B) {
+				// No parse-once API: every answer parses.
+				for b.Loop() {
+					allowed := 0
+					for i, text := range w.parseText {
+						for _, u := range qs[i].urls[:min(n, len(qs[i].urls))] {
+							if grobotstxt.AgentAllowed(text, firstAnswerAgent, u) {
+								allowed++
+							}
+						}
+					}
+					sink += allowed
+				}
+				record(b)
+			})
+		})
+	}
+}
+
 // printRatios prints, after a -bench run, how this binding compares.
 func printRatios() {
 	resultsMu.Lock()
@@ -394,27 +559,45 @@ func printRatios() {
 	for name := range results {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	// By name, the first answers by number of checks.
+	key := func(name string) string {
+		if rest, ok := strings.CutPrefix(name, "BenchmarkFirstAnswer/"); ok {
+			if n, lib, ok := strings.Cut(rest, "/"); ok {
+				if k, err := strconv.Atoi(n); err == nil {
+					return fmt.Sprintf("BenchmarkFirstAnswer/%04d/%s", k, lib)
+				}
+			}
+		}
+		return name
+	}
+	sort.Slice(names, func(i, j int) bool { return key(names[i]) < key(names[j]) })
 	for _, name := range names {
 		ns, _, _, _ := stat(name)
 		switch {
 		case strings.HasPrefix(name, "BenchmarkParse/"):
-			fmt.Printf("  %-32s %8.1f MB/s  %10v per corpus\n", name, float64(w.parseBytes)/1e6/(ns/1e9), time.Duration(ns).Round(time.Microsecond))
+			fmt.Printf("  %-36s %8.1f MB/s  %10v per corpus\n", name, float64(w.parseBytes)/1e6/(ns/1e9), time.Duration(ns).Round(time.Microsecond))
 		case strings.HasPrefix(name, "BenchmarkCheck/"):
-			fmt.Printf("  %-32s %8.1f ns/check\n", name, ns/float64(w.checks))
+			fmt.Printf("  %-36s %8.1f ns/check\n", name, ns/float64(w.checks))
+		case strings.HasPrefix(name, "BenchmarkFirstAnswer/"):
+			fmt.Printf("  %-36s %10s per pass\n", name, fmtNs(ns))
 		}
 	}
-	ratio := func(kind, peer string) {
+	ratio := func(kind, label, peer string) {
 		ours, _, _, okOurs := stat("Benchmark" + kind + "/robotstxt")
 		theirs, _, _, okTheirs := stat("Benchmark" + kind + "/" + peer)
 		if okOurs && okTheirs {
-			fmt.Printf("  %-6s robotstxt vs %-11s %6.1fx faster\n", strings.ToLower(kind), peer, theirs/ours)
+			fmt.Printf("  %-14s robotstxt vs %-11s %6.1fx faster\n", label, peer, theirs/ours)
 		}
 	}
 	fmt.Println("ratios (time of the peer / time of robotstxt; above 1: robotstxt is faster):")
 	for _, kind := range []string{"Parse", "Check"} {
-		ratio(kind, "temoto")
-		ratio(kind, "grobotstxt")
+		ratio(kind, strings.ToLower(kind), "temoto")
+		ratio(kind, strings.ToLower(kind), "grobotstxt")
+	}
+	for _, n := range firstAnswerChecks {
+		kind := "FirstAnswer/" + strconv.Itoa(n)
+		ratio(kind, fmt.Sprintf("first answer/%d", n), "temoto")
+		ratio(kind, fmt.Sprintf("first answer/%d", n), "grobotstxt")
 	}
 }
 
@@ -535,23 +718,199 @@ func writeMarkdown(path string) error {
 	}
 	table(fmt.Sprintf("Checks over the whole workload (%s per op, mean per check)", fmtCount(w.checks)), "time", "Check",
 		func(ns float64) float64 { return ns / float64(w.checks) }, fmtNs, fmtNs)
-	if _, _, _, ok := stat("BenchmarkAllowed/serial"); !ok {
-		return os.WriteFile(path, []byte(md.String()), 0o644)
-	}
-	p("\n### One question to small rules\n\n")
-	p("The practice shop, NimbuBot, `https://bazaar.nimbu.test/prices/today`: the question the C section asks " +
-		"through `robotstxt_rules_can_fetch`; the difference is what cgo and the Go wrapper add.\n\n")
-	p("| call | time per call |\n|---|---:|\n")
-	for _, c := range []struct{ key, name string }{
-		{"serial", "`Rules.Allowed`"},
-		{"parallel", fmt.Sprintf("`Rules.Allowed`, %d goroutines sharing one `Rules` (wall time ÷ calls)", runtime.GOMAXPROCS(0))},
-		{"decide", "`Rules.Decide`"},
-	} {
-		if m, lo, hi, ok := stat("BenchmarkAllowed/" + c.key); ok {
-			p("| %s | %s%s |\n", c.name, fmtNs(m), spread(fmtNs(lo), fmtNs(hi)))
+	if _, _, _, ok := stat("BenchmarkAllowed/serial"); ok {
+		p("\n### One question to small rules\n\n")
+		p("The practice shop, NimbuBot, `https://bazaar.nimbu.test/prices/today`: the question the C section asks " +
+			"through `robotstxt_rules_can_fetch`; the difference is what cgo and the Go wrapper add.\n\n")
+		p("| call | time per call |\n|---|---:|\n")
+		for _, c := range []struct{ key, name string }{
+			{"serial", "`Rules.Allowed`"},
+			{"parallel", fmt.Sprintf("`Rules.Allowed`, %d goroutines sharing one `Rules` (wall time ÷ calls)", runtime.GOMAXPROCS(0))},
+			{"decide", "`Rules.Decide`"},
+		} {
+			if m, lo, hi, ok := stat("BenchmarkAllowed/" + c.key); ok {
+				p("| %s | %s%s |\n", c.name, fmtNs(m), spread(fmtNs(lo), fmtNs(hi)))
+			}
 		}
 	}
+	writeFirstAnswers(&md, w, peers, spread)
 	return os.WriteFile(path, []byte(md.String()), 0o644)
+}
+
+// rustBenchPath is the Rust section of BENCHMARKS.md, which `make bench`
+// writes before this step: ROBOTSTXT_BENCH_RUST, by default
+// ../../build/bench/rust.md (go test runs in bindings/go).
+func rustBenchPath() string {
+	if path := os.Getenv("ROBOTSTXT_BENCH_RUST"); path != "" {
+		return path
+	}
+	return filepath.Join("..", "..", "build", "bench", "rust.md")
+}
+
+// firstAnswerTitle is the heading of compare.rs's first-answer table for n
+// checks per file, which this section's table also uses.
+func firstAnswerTitle(n string) string {
+	check := "checks"
+	if n == "1" {
+		check = "check"
+	}
+	return fmt.Sprintf("First answer: parse, select and %s %s per file, whole corpus", n, check)
+}
+
+// parseNs reads a time as fmtNs (and compare.rs's fmt_ns) writes it: "N ns",
+// "N.NN µs" or "N.NN ms", possibly followed by more text.
+func parseNs(cell string) (float64, bool) {
+	fields := strings.Fields(cell)
+	if len(fields) < 2 {
+		return 0, false
+	}
+	x, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil {
+		return 0, false
+	}
+	switch fields[1] {
+	case "ns":
+		return x, true
+	case "µs", "us":
+		return x * 1e3, true
+	case "ms":
+		return x * 1e6, true
+	case "s":
+		return x * 1e9, true
+	}
+	return 0, false
+}
+
+type rustRow struct {
+	name string
+	ns   float64
+}
+
+// readRustFirstAnswers reads the first-answer tables of the Rust section:
+// per number of checks, robotstxt (rfc)'s row and its peers', in file order
+// (robotstxt (google) is left out), and the file's modification time.
+func readRustFirstAnswers(path string) (map[int][]rustRow, time.Time, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	rows := map[int][]rustRow{}
+	table := 0 // checks per file of the table being read; 0: another table
+	for _, line := range strings.Split(string(text), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "#") {
+			table = 0
+			for _, n := range firstAnswerChecks {
+				if line == "### "+firstAnswerTitle(strconv.Itoa(n)) {
+					table = n
+				}
+			}
+			continue
+		}
+		if table == 0 || !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		if len(cells) < 2 {
+			continue
+		}
+		name := strings.TrimSpace(cells[0])
+		if name == "library" || strings.HasPrefix(name, "---") ||
+			(strings.HasPrefix(name, "robotstxt (") && name != "robotstxt (rfc)") {
+			continue
+		}
+		if ns, ok := parseNs(cells[1]); ok {
+			rows[table] = append(rows[table], rustRow{name, ns})
+		}
+	}
+	return rows, info.ModTime(), nil
+}
+
+// fmtRatio writes a ratio as the tables do, with one more digit below 1.
+func fmtRatio(x float64) string {
+	if x < 1 {
+		return fmt.Sprintf("%.2f×", x)
+	}
+	return fmt.Sprintf("%.1f×", x)
+}
+
+// writeFirstAnswers writes the first-answer table (BenchmarkFirstAnswer)
+// with the Rust section's figures for the same workload beside it; nothing
+// when no first-answer benchmark ran.
+func writeFirstAnswers(md *strings.Builder, w workload, peers []struct{ key, name string }, spread func(lo, hi string) string) {
+	ran := false
+	for name := range results {
+		ran = ran || strings.HasPrefix(name, "BenchmarkFirstAnswer/")
+	}
+	if !ran {
+		return
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(md, format, args...) }
+	var counts []string
+	for _, n := range firstAnswerChecks {
+		counts = append(counts, strconv.Itoa(n))
+	}
+	p("\n### %s\n\n", firstAnswerTitle("N"))
+	p("The first answers of a visit to each site, the workload of the Rust section's first-answer tables: "+
+		"one op is one pass over all %s corpus files (the first `capped_bytes` of each, %s bytes); per file, "+
+		"parse, select the rules for %s, check the file's first N of 20 URLs (N = %s: its own URLs of "+
+		"`check_urls.tsv` where it has some, else `/` and then paths of the workload's other URLs) and "+
+		"release what was made (robotstxt: `Rules.Close` and `Robots.Close`). robotstxt gets the absolute URL, "+
+		"temoto the path and query (cut beforehand), grobotstxt, which has no parse-once API, the body with "+
+		"every URL (it parses N times per file). Go figures are the median of the runs of "+
+		"`BenchmarkFirstAnswer` (min–max); the last column is the time of the row ÷ that of robotstxt through "+
+		"Go for the same N (above 1: robotstxt through Go is faster).",
+		fmtCount(len(w.parse)), fmtCount(w.parseBytes), firstAnswerAgent, strings.Join(counts, ", "))
+	rustPath := rustBenchPath()
+	rust, modified, err := readRustFirstAnswers(rustPath)
+	switch {
+	case err == nil && len(rust) > 0:
+		p(" The Rust rows, robotstxt (rfc) and the Rust peers the file has, are from `%s`, modified %s: "+
+			"benches/compare.rs on the same workload, another process, median of its rounds.\n\n",
+			rustPath, modified.Format("2006-01-02 15:04 MST"))
+	case err == nil:
+		p(" No Rust figures: `%s` (modified %s) has no first-answer tables.\n\n",
+			rustPath, modified.Format("2006-01-02 15:04 MST"))
+	case os.IsNotExist(err):
+		p(" No Rust figures: `%s` is missing (`make bench` writes it before this step).\n\n", rustPath)
+	default:
+		p(" No Rust figures: %v.\n\n", err)
+	}
+	p("| N | library | time per pass | ÷ robotstxt through Go |\n|---:|---|---:|---:|\n")
+	libs := append([]struct{ key, name string }{{"robotstxt", "robotstxt " + robotstxt.Version() + " through Go"}}, peers...)
+	for _, n := range firstAnswerChecks {
+		prefix := fmt.Sprintf("BenchmarkFirstAnswer/%d/", n)
+		ours, _, _, okOurs := stat(prefix + "robotstxt")
+		against := func(ns float64) string {
+			if !okOurs {
+				return "–"
+			}
+			return fmtRatio(ns / ours)
+		}
+		shown := false
+		for _, lib := range libs {
+			m, lo, hi, ok := stat(prefix + lib.key)
+			if !ok {
+				continue
+			}
+			shown = true
+			r := against(m)
+			if lib.key == "robotstxt" {
+				r = "–"
+			}
+			p("| %d | %s | %s%s | %s |\n", n, lib.name, fmtNs(m), spread(fmtNs(lo), fmtNs(hi)), r)
+		}
+		if !shown {
+			continue // the Rust rows alone would have nothing to be compared with
+		}
+		for _, row := range rust[n] {
+			p("| %d | Rust: %s | %s | %s |\n", n, row.name, fmtNs(row.ns), against(row.ns))
+		}
+	}
 }
 
 func TestMain(m *testing.M) {

@@ -3,7 +3,9 @@
 //
 //   1. parse: the first `capped_bytes` of all 19,999 corpus files;
 //   2. checks: 2,000 sample files × 20 URLs × 2 agents, one call per URL,
-//      and (this binding) one `filterAllowed` call per file and agent.
+//      and (this binding) one `filterAllowed` call per file and agent;
+//   3. first answers: per corpus file, parse, select for ExampleBot and ask
+//      1, 5 or 20 URLs, as benches/compare.rs does, beside its Rust figures.
 //
 // Inputs are read and decoded before any timing; each figure is the best of
 // several timed passes after a warm-up pass. Set ROBOTSTXT_SHARED to the
@@ -11,9 +13,11 @@
 // BENCH_PASSES sets the number of timed passes (default 5). With
 // `--markdown FILE` (`npm run bench -- --markdown FILE`), the figures are
 // also written to FILE as a Markdown section of BENCHMARKS.md (`make bench`).
+// `--rust FILE` names the Rust section the first answers are set beside
+// (default: build/bench/rust.md, which `make bench` writes before this).
 
-import { readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import robotsParser from 'robots-parser'
@@ -26,6 +30,10 @@ const passes = Number(process.env.BENCH_PASSES ?? 5)
 const markdownAt = process.argv.indexOf('--markdown')
 const markdownFile = markdownAt > 0 ? process.argv[markdownAt + 1] : undefined
 if (markdownAt > 0 && !markdownFile) throw new Error('--markdown needs a file name')
+const rustAt = process.argv.indexOf('--rust')
+if (rustAt > 0 && !process.argv[rustAt + 1]) throw new Error('--rust needs a file name')
+const repo = resolve(here, '..', '..', '..')
+const rustFile = rustAt > 0 ? resolve(process.argv[rustAt + 1]) : join(repo, 'build', 'bench', 'rust.md')
 const workload = JSON.parse(readFileSync(join(shared, 'bench', 'workload.json'), 'utf8'))
 const AGENTS = workload.agents // ExampleBot, Googlebot
 const ORIGIN = workload.origin
@@ -209,6 +217,121 @@ for (const s of byStratum) {
 }
 console.log()
 
+// --- 3. first answers -----------------------------------------------------------
+
+// The questions of benches/compare.rs (`first_answer_urls`): a file's own
+// workload URLs, else `/` and then paths of the other files' URLs in turn.
+const FIRST_ANSWER_CHECKS = [1, 5, 20]
+const FIRST_AGENT = 'ExampleBot'
+const pathOf = (url) => {
+  const at = url.indexOf('://')
+  const rest = at < 0 ? url : url.slice(at + 3)
+  const slash = rest.indexOf('/')
+  return slash < 0 ? '/' : rest.slice(slash).split('#')[0]
+}
+const allPaths = urlRows.map((r) => pathOf(r.url))
+const questions = parseRows.map((r, i) => {
+  const own = byFile.get(r.file)
+  if (own) return own.slice(0, 20)
+  const urls = ['https://www.example.com/']
+  for (let k = 1; k < 20; k++) urls.push(`https://www.example.com${allPaths[(i * 19 + k) % allPaths.length]}`)
+  return urls
+})
+
+const firstAnswers = FIRST_ANSWER_CHECKS.map((n) => {
+  const times = best({
+    ours: () => {
+      let allowed = 0
+      for (let i = 0; i < buffers.length; i++) {
+        const rules = Robots.parse(buffers[i]).rulesFor(FIRST_AGENT)
+        const urls = questions[i]
+        for (let j = 0; j < n; j++) if (rules.isAllowed(urls[j])) allowed++
+      }
+      sink += allowed
+    },
+    theirs: () => {
+      let allowed = 0
+      for (let i = 0; i < strings.length; i++) {
+        const robots = robotsParser(ROBOTS_URL, strings[i])
+        const urls = questions[i]
+        for (let j = 0; j < n; j++) if (robots.isAllowed(urls[j], FIRST_AGENT) !== false) allowed++
+      }
+      sink += allowed
+    }
+  })
+  return { n, ...times }
+})
+
+// The Rust rows of the same tables, from the Rust section's Markdown.
+const RUST_ROWS = [
+  ['robotstxt (rfc)', (name) => name === 'robotstxt (rfc)'],
+  ['texting_robots', (name) => name.startsWith('texting_robots')],
+  ['Google port', (name) => name.includes('(Google port)')],
+  ['fast-robots', (name) => name.startsWith('fast-robots')]
+]
+const UNITS = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 }
+function readRust (path) {
+  let text
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    return null
+  }
+  const tables = new Map() // n → [{ name, ns }]
+  let n = null
+  for (const line of text.split('\n')) {
+    if (line.startsWith('###')) {
+      const m = /^### First answer: parse, select and (\d+) checks? per file, whole corpus/.exec(line)
+      n = m ? Number(m[1]) : null
+      if (n !== null) tables.set(n, [])
+      continue
+    }
+    if (n === null || !line.startsWith('| ')) continue
+    const [name, cell] = line.split('|').slice(1, 3).map((c) => c.trim())
+    const m = /^([\d.]+) (ns|µs|ms|s)$/.exec(cell ?? '')
+    if (!m || !RUST_ROWS.some(([, is]) => is(name))) continue
+    tables.get(n).push({ name, ns: Number(m[1]) * UNITS[m[2]] })
+  }
+  return { tables, when: statSync(path).mtime }
+}
+const rust = readRust(rustFile)
+const rustShown = relative(repo, rustFile).startsWith('..') ? rustFile : relative(repo, rustFile)
+const rustWhen = rust && rust.when.toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
+// Per n: robotstxt through Node first, then its peers, each with its time.
+const firstRows = firstAnswers.map(({ n, ours, theirs }) => ({
+  n,
+  ours,
+  rows: [
+    ['robotstxt through Node', ours, true],
+    [`robots-parser ${robotsParserVersion()}`, theirs, false],
+    ...RUST_ROWS.flatMap(([, is]) => (rust?.tables.get(n) ?? [])
+      .filter((r) => is(r.name))
+      .map((r) => [`${r.name}, in Rust`, r.ns, false]))
+  ]
+}))
+const rustMissing = rust && RUST_ROWS
+  .filter(([, is]) => !FIRST_ANSWER_CHECKS.every((n) => (rust.tables.get(n) ?? []).some((r) => is(r.name))))
+  .map(([label]) => label)
+const rustNote = !rust
+  ? `No Rust figures: ${rustShown} is missing (\`make bench\` writes it before this step).`
+  : `The Rust figures come from ${rustShown} (modified ${rustWhen}), written by benches/compare.rs ` +
+    '(median of its rounds, where these are the best of this run\'s passes; the Google port parses on every ' +
+    'check and leaves out the files it panics on)' +
+    (rustMissing.length ? `; it has no first-answer rows for ${rustMissing.join(', ')}.` : '.')
+
+const ms = (ns) => `${fmt(ns / 1e6, 2)} ms`
+// Rust's rows come out below 1×: two digits keep them apart.
+const overNode = (ns, ours) => `${fmt(ns / ours, ns < ours ? 2 : 1)}×`
+console.log(`3. first answers: ${fmt(buffers.length)} files, each parsed, ExampleBot's rules selected, its first N URLs asked; time per pass`)
+for (const { n, ours, rows } of firstRows) {
+  console.log(`   N = ${n}`)
+  for (const [name, ns, mine] of rows) {
+    console.log(`   ${name.padEnd(38)}${ms(ns).padStart(15)}${mine ? '' : overNode(ns, ours).padStart(9)}`)
+  }
+}
+console.log(`   (ratios: peer time ÷ robotstxt-through-Node time) ${rustNote}`)
+console.log()
+
 const ratio = (a, b) => `${fmt(b / a, 1)}×`
 console.log('ratios (robotstxt ÷ robots-parser, higher is faster):')
 console.log(`   parse throughput            ${ratio(parseOurString, parseTheirs)} (string input), ${ratio(parseOurBuffer, parseTheirs)} (Buffer input)`)
@@ -260,6 +383,19 @@ if (markdownFile) {
     `| stratum (capped size) | files | robotstxt \`isAllowed\` | robotstxt \`filterAllowed\` | ${rp} | vs ${rp} (one by one) | vs ${rp} (batched) |`,
     '|---|---:|---:|---:|---:|---:|---:|',
     ...byStratum.map((s) => `| ${s.name} | ${fmt(s.files)} | ${fmt(s.mine)} | ${fmt(s.batch)} | ${fmt(s.other)} | ${x(s.mine, s.other)} | ${x(s.batch, s.other)} |`),
+    '',
+    '### First answer: parse, select and N checks per file, whole corpus',
+    '',
+    `For each of the ${fmt(buffers.length)} corpus files: \`Robots.parse(Buffer)\`, \`rulesFor('ExampleBot')\` and ` +
+      '`isAllowed` of its first N URLs (robots-parser: `robotsParser(url, text)` and `isAllowed`), the questions of ' +
+      'benches/compare.rs: the file\'s own workload URLs, else `/` and then paths of the workload\'s other URLs. ' +
+      'Time per pass over the whole corpus; the ratio is the peer\'s time ÷ the time of robotstxt through Node ' +
+      `(above 1: robotstxt through Node is faster). ${rustNote}`,
+    '',
+    '| checks per file | library | time per pass | peer ÷ robotstxt through Node |',
+    '|---:|---|---:|---:|',
+    ...firstRows.flatMap(({ n, ours, rows }) =>
+      rows.map(([name, ns, mine]) => `| ${n} | ${name} | ${ms(ns)} | ${mine ? '' : overNode(ns, ours)} |`)),
     ''
   ]
   writeFileSync(markdownFile, md.join('\n'))
