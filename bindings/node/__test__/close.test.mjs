@@ -65,6 +65,7 @@ function specimens () {
       ruleCount: (r) => r.ruleCount,
       blanket: (r) => r.blanket,
       retryAt: (r) => r.retryAt,
+      compile: (r) => r.compile(),
       preferences: (r) => r.preferences('/private', { header: 'train-ai=n' }),
       contentSignal: (r) => r.contentSignal(),
       otherRecords: (r) => r.otherRecords(),
