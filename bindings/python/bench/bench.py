@@ -52,6 +52,13 @@ except ImportError:  # pragma: no cover
 HERE = Path(__file__).resolve().parent
 
 
+# The checks on rules in use: each file's URLs this many times over, on
+# every this-many-th sample file (Protego and urllib.robotparser take some
+# 10-20 µs a check).
+HOT_REPS = 20
+HOT_STRIDE = 10
+
+
 def version(dist: str) -> str:
     try:
         return importlib.metadata.version(dist)
@@ -213,27 +220,29 @@ def main() -> None:
     if fastrobots is not None:
         theirs["fastrobots"] = [fastrobots.Robots.parse(s["body"].decode("utf-8", "replace")) for s in sample]
 
-    def one_ours(indices: range) -> Callable[[], None]:
+    def one_ours(indices: range, reps: int = 1) -> Callable[[], None]:
         def run() -> None:
             n = 0
             for i in indices:
                 urls = sample[i]["urls"]
                 for rules in ours[i]:
                     can_fetch = rules.can_fetch
-                    for url in urls:
-                        if can_fetch(url):
-                            n += 1
+                    for _ in range(reps):
+                        for url in urls:
+                            if can_fetch(url):
+                                n += 1
             sink[0] += n
 
         return run
 
-    def batch_ours(indices: range) -> Callable[[], None]:
+    def batch_ours(indices: range, reps: int = 1) -> Callable[[], None]:
         def run() -> None:
             n = 0
             for i in indices:
                 urls = sample[i]["urls"]
                 for rules in ours[i]:
-                    n += len(rules.filter_allowed(urls))
+                    for _ in range(reps):
+                        n += len(rules.filter_allowed(urls))
             sink[0] += n
 
         return run
@@ -265,7 +274,7 @@ def main() -> None:
                         n += 1
         sink[0] += n
 
-    def one_theirs(key: str, indices: range) -> Callable[[], None]:
+    def one_theirs(key: str, indices: range, reps: int = 1) -> Callable[[], None]:
         def run() -> None:
             n = 0
             parsed = theirs[key]
@@ -274,28 +283,32 @@ def main() -> None:
                 if key == "protego":
                     rp = parsed[i]
                     for a in agents:
-                        for url in s["urls"]:
-                            if rp.can_fetch(url, a):
-                                n += 1
+                        for _ in range(reps):
+                            for url in s["urls"]:
+                                if rp.can_fetch(url, a):
+                                    n += 1
                 elif key == "urllib":
                     rp = parsed[i]
                     for a in agents:
-                        for url in s["urls"]:
-                            if rp.can_fetch(a, url):
-                                n += 1
+                        for _ in range(reps):
+                            for url in s["urls"]:
+                                if rp.can_fetch(a, url):
+                                    n += 1
                 elif key == "texting":
                     for robot in parsed[i]:
                         if robot is None:
                             continue
-                        for url in s["urls"]:
-                            if robot.allowed(url):
-                                n += 1
+                        for _ in range(reps):
+                            for url in s["urls"]:
+                                if robot.allowed(url):
+                                    n += 1
                 else:
                     rp = parsed[i]
                     for a in agents:
-                        for path in s["paths"]:
-                            if rp.allowed(path, a):
-                                n += 1
+                        for _ in range(reps):
+                            for path in s["paths"]:
+                                if rp.allowed(path, a):
+                                    n += 1
             sink[0] += n
 
         return run
@@ -361,6 +374,25 @@ def main() -> None:
         cols = "  ".join(f"{fmt(t[k]):>10}" for k, _, _ in peers)
         print(f"   {stratum:<20}{fmt(files):>8}{fmt(t['one']):>21}{fmt(t['batch']):>10}  {cols}")
     print()
+
+    # On rules in use, as benches/compare.rs's main check tables: per file
+    # and agent, the URLs HOT_REPS times over before the next file (a
+    # crawler working through one site), on every HOT_STRIDE-th file.
+    hot_files = range(0, len(sample), HOT_STRIDE)
+    hot_checks = sum(len(sample[i]["urls"]) for i in hot_files) * len(agents) * HOT_REPS
+    hot_fns: Dict[str, Callable[[], Any]] = {
+        "one": one_ours(hot_files, HOT_REPS),
+        "batch": batch_ours(hot_files, HOT_REPS),
+    }
+    for key, _, _ in peers:
+        hot_fns[key] = one_theirs(key, hot_files, HOT_REPS)
+    hot = {k: t / hot_checks for k, t in best(hot_fns, passes).items()}
+    print(f"   on rules in use ({fmt(len(hot_files))} files, each file's URLs {HOT_REPS} times over), ns/check:")
+    print(
+        f"   robotstxt {fmt(hot['one'])} one by one, {fmt(hot['batch'])} batched; "
+        + ", ".join(f"{name} {fmt(hot[k])}" for k, name, _ in peers)
+    )
+    print()
     print("ratios (peer time / robotstxt time, higher: robotstxt is faster):")
     for key, name, _ in peers:
         print(
@@ -418,6 +450,28 @@ def write_markdown(path: Path, v: Dict[str, Any]) -> None:
         "The answers agree with "
         + ", ".join(f"{name} on {fmt(100 * v['agree'][key] / v['checks'], 1)}%" for key, name, _ in peers)
         + " of the checks (the libraries read robots.txt differently: longest match, percent-encoding, group selection).",
+    ]
+    hot = v["hot"]
+    md += [
+        "",
+        f"### Checks on rules in use ({fmt(v['hot_checks'])} per pass)",
+        "",
+        f"As the Rust section's main check tables: per file and agent, the file's 20 URLs checked {HOT_REPS} times "
+        f"over before the next file, as a crawler working through one site meets them, on every {HOT_STRIDE}th "
+        f"sample file ({fmt(len(v['hot_files']))} files). The table above checks each URL once per pass over all "
+        "files, so that every file's rules have left the CPU cache when their turn comes.",
+        "",
+        "| call | ns per check | " + " | ".join(f"vs {name}" for _, name, _ in peers) + " |",
+        "|---|---:|" + "---:|" * len(peers),
+        f"| robotstxt can_fetch (one by one) | {fmt(hot['one'])} | "
+        + " | ".join(x(hot["one"], hot[p]) for p, _, _ in peers)
+        + " |",
+        f"| robotstxt filter_allowed (batch of 20) | {fmt(hot['batch'])} | "
+        + " | ".join(x(hot["batch"], hot[p]) for p, _, _ in peers)
+        + " |",
+    ]
+    md += [f"| {name} (one by one) | {fmt(hot[key])} |" + " |" * len(peers) for key, name, _ in peers]
+    md += [
         "",
         "### Checks by file size (ns per check)",
         "",
