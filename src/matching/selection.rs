@@ -20,10 +20,10 @@ use crate::rate::RequestRate;
 use crate::robots::Inner;
 
 /// Scan checks before the index is built. Measured over the corpus
-/// (BENCHMARKS.md, "first answer"): a scan costs some 2-4 ns a rule and the
-/// build some 60-300 ns a rule, so the build pays after dozens of scans;
-/// this budget builds it earlier, so that a crawler checking a site's URLs
-/// by the score meets the index after a few questions.
+/// (parse, select, then checks): a scan pass costs some 10 ns a selected
+/// rule and the build 60-300 ns a rule, so the build pays after a dozen
+/// scans or so; this budget builds it earlier, so that a crawler checking
+/// a site's URLs by the score meets the index after a few questions.
 const SCAN_BUDGET: u32 = 4;
 
 /// A scan over a path this long counts as one more check: the scan costs
