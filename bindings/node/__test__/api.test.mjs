@@ -324,7 +324,7 @@ describe('errors', () => {
 })
 
 describe('batches', () => {
-  const pkg = require('robotstxt-engine') // the module functions are not named ESM exports
+  const native = require('../index.js') // the handle functions the package entry keeps to itself
   const rules = Robots.parse(SHOP).rulesFor('NimbuBot')
   const urls = ['/prices/today', '/prices/history', Buffer.from('/offers/x'), '/x.pdf', '', 'https://a.test']
 
@@ -342,11 +342,11 @@ describe('batches', () => {
     const broken = ['/prices/a\nb', '/x', '/prices/\n']
     assert.deepEqual(rules.filterAllowed(broken), broken.filter((u) => rules.isAllowed(u)))
     const handle = rules._handle
-    assert.equal(pkg._rulesAllowedFlags(handle, broken.join('\n'), broken.length), null)
-    assert.equal(pkg._rulesAllowedFlags(handle, '/x', 2), null)
-    assert.equal(pkg._rulesAllowedFlags(handle, '/prices/a\n/x', 2), '01')
-    assert.equal(pkg._rulesAllowedFlags(handle, '\n/prices/a\n', 3), '101') // empty URLs first and last
-    throwsWith(() => pkg._rulesAllowedFlags(handle, 7, 1), TypeError, 'ERR_INVALID_ARG_TYPE', /^joined must be/)
+    assert.equal(native._rulesAllowedFlags(handle, broken.join('\n'), broken.length), null)
+    assert.equal(native._rulesAllowedFlags(handle, '/x', 2), null)
+    assert.equal(native._rulesAllowedFlags(handle, '/prices/a\n/x', 2), '01')
+    assert.equal(native._rulesAllowedFlags(handle, '\n/prices/a\n', 3), '101') // empty URLs first and last
+    throwsWith(() => native._rulesAllowedFlags(handle, 7, 1), TypeError, 'ERR_INVALID_ARG_TYPE', /^joined must be/)
     throwsWith(() => rules.filterAllowed(['/a', 7]), TypeError, 'ERR_INVALID_ARG_TYPE', /^urls\[1\] must be/)
     assert.throws(() => rules.filterAllowed(['/a', , '/b']), TypeError) // eslint-disable-line no-sparse-arrays
   })
@@ -362,15 +362,15 @@ describe('batches', () => {
       /not a Robots$/)
     throwsWith(() => Rules.prototype.filterAllowed.call({}, ['/a', '/b']), TypeError, 'ERR_INVALID_THIS',
       /^Rules.prototype.filterAllowed must be called on a Rules/)
-    assert.equal(pkg._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
-    assert.throws(() => pkg._rulesIsAllowed({}, '/'), Error)
-    assert.throws(() => pkg._rulesIsAllowed(undefined, '/'), Error)
+    assert.equal(native._rulesIsAllowed(rules._handle, '/offers/a'), rules.isAllowed('/offers/a'))
+    assert.throws(() => native._rulesIsAllowed({}, '/'), Error)
+    assert.throws(() => native._rulesIsAllowed(undefined, '/'), Error)
     // A number no live Rules holds, or not a whole number in range: no
     // rounding or wrapping round onto a live one.
     for (const handle of [rules._handle + 1e6, rules._handle + 0.5, -1, NaN, Infinity, 2 ** 32, 2 ** 32 + rules._handle]) {
-      throwsWith(() => pkg._rulesIsAllowed(handle, '/'), TypeError, 'ERR_INVALID_ARG_TYPE', /^handle \S+ names no live Rules/)
+      throwsWith(() => native._rulesIsAllowed(handle, '/'), TypeError, 'ERR_INVALID_ARG_TYPE', /^handle \S+ names no live Rules/)
     }
-    throwsWith(() => pkg._rulesAllowedFlags(Infinity, '/a\n/b', 2), TypeError, 'ERR_INVALID_ARG_TYPE', /^handle Infinity names/)
+    throwsWith(() => native._rulesAllowedFlags(Infinity, '/a\n/b', 2), TypeError, 'ERR_INVALID_ARG_TYPE', /^handle Infinity names/)
   })
 
   test('a handle is a number kept for the life of its Rules, out of sight', () => {
@@ -380,7 +380,7 @@ describe('batches', () => {
     assert.equal(typeof handle, 'number')
     assert.equal(own._handle, handle)
     assert.notEqual(handle, rules._handle)
-    assert.equal(pkg._rulesAllowedFlags(handle, '/x\n/y', 2), '01')
+    assert.equal(native._rulesAllowedFlags(handle, '/x\n/y', 2), '01')
     // The package entry keeps it where no reflection sees it.
     assert.deepEqual(Reflect.ownKeys(own), [])
     assert.equal(JSON.stringify(own), '{}')
@@ -399,6 +399,90 @@ describe('batches', () => {
     assert.deepEqual(rules.decideMany(urls), urls.map((u) => rules.decide(u)))
     const sparse = ['/a', , '/b'] // eslint-disable-line no-sparse-arrays
     assert.throws(() => rules.decideMany(sparse), TypeError)
+  })
+})
+
+describe('Rules made by the package entry around a handle', () => {
+  const native = require('../index.js')
+  const robots = Robots.parse(SHOP)
+
+  test('every selection gives one, a Rules like any other', () => {
+    const cache = new Cache()
+    cache.store(cache.lookup('https://shop.test/', 0).lease, { status: 200, body: SHOP }, 0)
+    const { answer } = cache.lookup('https://shop.test/', 1)
+    for (const rules of [
+      robots.rulesFor('NimbuBot'), robots.rulesForAny(['NimbuBot', 'OtherBot']),
+      robots.rulesForStrictest(['NimbuBot']), answer.rulesFor('NimbuBot')
+    ]) {
+      assert.ok(rules instanceof Rules)
+      assert.equal(rules.constructor, Rules)
+      assert.equal(typeof rules._handle, 'number')
+      assert.deepEqual(Reflect.ownKeys(rules), [])
+      assert.equal(rules.crawlDelay, 2.5)
+      assert.equal(rules.isAllowed('/prices/x'), rules.decide('/prices/x').allowed)
+      assert.equal(rules.ruleCount, robots.rulesFor('NimbuBot').ruleCount)
+    }
+  })
+
+  test('what it reads through the handle matches what its native twin reads', () => {
+    const rules = Robots.parse('User-agent: *\nCrawl-delay: 0.5\nRequest-rate: 1/4\nDisallow: /x\n').rulesFor('a')
+    const before = [rules.crawlDelay, rules.requestRate, rules.ruleCount]
+    assert.deepEqual(before, [0.5, { requests: 1, seconds: 4, interval: 4 }, 1])
+    assert.equal(rules.profile, 'rfc') // a getter with no handle path makes the twin
+    assert.deepEqual([rules.crawlDelay, rules.requestRate, rules.ruleCount], before)
+    const pacer = new Pacer({ floorMs: 0 })
+    pacer.setRules('a.test', rules)
+    assert.equal(pacer.gapMs('a.test'), 4000)
+    const fresh = Robots.parse('User-agent: *\nCrawl-delay: 3\n').rulesFor('a') // no twin: by handle
+    pacer.setRules('b.test', fresh)
+    assert.equal(pacer.gapMs('b.test'), 3000)
+    throwsWith(() => pacer.setRules('c.test', {}), TypeError, 'ERR_INVALID_ARG_TYPE', /^rules must be a Rules/)
+    throwsWith(() => Pacer.prototype.setRules.call({}, 'c.test', fresh), TypeError, 'ERR_INVALID_THIS',
+      /^Pacer.prototype.setRules must be called on a Pacer/)
+  })
+
+  test('close() gives the slot back at once, and every later use throws', () => {
+    for (const twin of [false, true]) {
+      const rules = robots.rulesFor('NimbuBot')
+      if (twin) rules.decide('/prices/x')
+      const handle = rules._handle
+      rules.close()
+      rules.close() // twice does nothing
+      assert.equal(robots.rulesFor('NimbuBot')._handle, handle) // taken again at once
+      for (const use of [
+        (r) => r.isAllowed('/'), (r) => r.filterAllowed(['/a', '/b']), (r) => r.decide('/'),
+        (r) => r.crawlDelay, (r) => r.requestRate, (r) => r.ruleCount, (r) => r.profile,
+        (r) => new Pacer().setRules('a.test', r)
+      ]) {
+        throwsWith(() => use(rules), Error, 'ERR_ROBOTSTXT_CLOSED', /^Rules used after close\(\)$/)
+      }
+      assert.equal(rules._handle, null)
+    }
+  })
+
+  test('the package exports none of the binding\'s handle functions', () => {
+    const pkg = require('robotstxt-engine')
+    assert.deepEqual(Object.keys(pkg).filter((name) => /^_[^_]/.test(name)), [])
+    assert.equal(typeof native._rulesIsAllowed, 'function') // the binding itself has them
+    // Nor do the prototypes show the native selections that give handles.
+    assert.equal(Robots.prototype._rulesForHandle, undefined)
+    assert.equal(Pacer.prototype._setRulesHandle, undefined)
+  })
+
+  test('filterAllowed reads the handle after the URLs: a Proxy that closes the rules does not steer it', () => {
+    const rules = Robots.parse('User-agent: *\nDisallow: /\n').rulesFor('a')
+    let other
+    const urls = new Proxy(['/a', '/b'], {
+      get (target, key, receiver) {
+        if (key === 'join' && other === undefined) {
+          rules.close()
+          other = Robots.parse('').rulesFor('a') // takes the slot just given back
+        }
+        return Reflect.get(target, key, receiver)
+      }
+    })
+    throwsWith(() => rules.filterAllowed(urls), Error, 'ERR_ROBOTSTXT_CLOSED')
+    assert.equal(other.isAllowed('/a'), true)
   })
 })
 

@@ -26,8 +26,11 @@ test('100,000 parsed files and rules stay within a fixed memory bound', { timeou
   }
   // And the objects really were collected, not merely small.
   assert.ok(finalized >= registered * 0.9, `only ${finalized} of ${registered} sampled objects were collected`)
-  // Collected Rules gave their handles back, to be taken again.
-  assert.ok(maxHandle < count / 10, `handles reached ${maxHandle}: collected Rules kept theirs`)
+  // Collected Rules gave their handles back, to be taken again: the
+  // package entry's Rules give theirs back through a FinalizationRegistry,
+  // after the full collections at each checkpoint if not before, so the
+  // handles stay within two checkpoints' worth however long the loop.
+  assert.ok(maxHandle < count / 5, `handles reached ${maxHandle}: collected Rules kept theirs`)
 })
 
 test('a lease dropped unfinished is given back when the garbage collector takes it', () => {

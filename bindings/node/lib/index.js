@@ -11,7 +11,9 @@
 // routes Rules' hot calls through module functions on a handle: a method
 // call on a native object costs an unwrap and a type-tag check, most of a
 // single check's time from JavaScript; a module function given the rules'
-// handle (a number naming a slot of a native table) does not.
+// handle (a number naming a slot of a native table) does not. `rulesFor`
+// and its siblings make their Rules here, around such a handle: making a
+// native object costs some 3 µs, ten times the selection.
 
 let binding
 try {
@@ -27,6 +29,22 @@ try {
 const handleGetter = Object.getOwnPropertyDescriptor(binding.Rules.prototype, '_handle').get
 
 const CLASSES = ['Robots', 'Rules', 'Cache', 'Lease', 'CachedAnswer', 'Pacer', 'Ticket', 'Entry']
+
+/** Takes the native method `member` off its prototype (for this file alone). */
+function takeNative (className, member) {
+  const proto = binding[className].prototype
+  const native = proto[member]
+  delete proto[member]
+  return native
+}
+
+// The selections that hand out a handle for the package entry to make its
+// Rules around, each as [class, method, its native handle twin].
+const SELECTIONS = [
+  ['Robots', 'rulesFor'], ['Robots', 'rulesForAny'], ['Robots', 'rulesForStrictest'],
+  ['CachedAnswer', 'rulesFor']
+].map(([className, member]) => [className, member, takeNative(className, `_${member}Handle`)])
+const setRulesHandle = takeNative('Pacer', '_setRulesHandle')
 
 function describe (value) {
   if (value === undefined) return 'undefined'
@@ -56,24 +74,32 @@ function isWrongThis (error, className) {
 /** The error for `member` of `className` called on `self`, not a live one. */
 function thisError (className, member, self) {
   // Closed by `close()` below: a `className` object no longer wrapped.
-  if (binding._isDetached(className, self)) {
-    const error = new Error(`${className} used after close()`)
-    error.code = 'ERR_ROBOTSTXT_CLOSED'
-    return error
-  }
+  if (binding._isDetached(className, self)) return closedError(className)
   const error = new TypeError(`${className}.prototype.${member} must be called on a ${className}, not ${describe(self)}`)
   error.code = 'ERR_INVALID_THIS'
   return error
 }
 
-/** `native` (a method or getter of `className`), with a wrong `this` a TypeError. */
+/** The closed error of a `className` object. */
+function closedError (className) {
+  const error = new Error(`${className} used after close()`)
+  error.code = 'ERR_ROBOTSTXT_CLOSED'
+  return error
+}
+
+/**
+ * `native` (a method or getter of `className`), with a wrong `this` a
+ * TypeError. A Rules made here runs it on its native twin.
+ */
 function guarded (className, member, native, label = member) {
+  const receiver = className === 'Rules' ? (self) => RulesFields.nativeOf(self) : (self) => self
   return {
     [label] (...args) {
+      const self = receiver(this) // a closed Rules made here throws the closed error
       try {
-        return Reflect.apply(native, this, args)
+        return Reflect.apply(native, self, args)
       } catch (error) {
-        throw isWrongThis(error, className) ? thisError(className, member, this) : error
+        throw isWrongThis(error, className) ? thisError(className, member, self) : error
       }
     }
   }[label]
@@ -95,8 +121,9 @@ function isBusy (error) {
 function closer (className, empty) {
   return {
     close () {
+      if (className === 'Rules' && RulesFields.closeMade(this)) return
       if (binding._isDetached(className, this)) return // closing twice does nothing
-      if (className === 'Rules') HandleField.forget(this) // before its slot goes back
+      if (className === 'Rules') RulesFields.forget(this) // before its slot goes back
       try {
         empty.call(this) // a wrong `this` throws here
       } catch (error) {
@@ -136,16 +163,35 @@ for (const className of CLASSES) {
 // inherits or forges it, and a frozen Rules takes it too. A handle is
 // null when the thread's table is full, or once the rules are closed: the
 // methods then stay native (and throw the closed error).
+//
+// A Rules made here (`made`) is a JavaScript object on Rules.prototype
+// with a handle from the start; its `#native` is the native Rules that
+// its other methods run on, made on first need. A native Rules' own
+// `#native` is itself.
 class Itself {
   constructor (object) {
     return object
   }
 }
-class HandleField extends Itself {
+
+// A collected Rules made here gives its slot back.
+const released = new FinalizationRegistry(binding._rulesGiveBack)
+
+class RulesFields extends Itself {
   #handle
-  constructor (rules, handle) {
+  #native
+  constructor (rules, handle, native) {
     super(rules)
     this.#handle = handle
+    this.#native = native
+  }
+
+  /** A Rules around `handle`, fresh from a selection. */
+  static made (handle) {
+    const rules = Object.create(binding.Rules.prototype)
+    new RulesFields(rules, handle, undefined) // eslint-disable-line no-new
+    released.register(rules, handle, rules)
+    return rules
   }
 
   /** The handle of `rules`, for its method `member`. */
@@ -161,7 +207,7 @@ class HandleField extends Itself {
       throw isWrongThis(error, 'Rules') ? thisError('Rules', member, rules) : error
     }
     try {
-      new HandleField(rules, handle) // eslint-disable-line no-new
+      new RulesFields(rules, handle, rules) // eslint-disable-line no-new
     } catch {
       // An engine that refuses fields on a non-extensible object: this
       // Rules asks the getter each time.
@@ -169,16 +215,91 @@ class HandleField extends Itself {
     return handle
   }
 
+  /** What a native method of Rules runs on for `rules`. */
+  static nativeOf (rules) {
+    // A native Rules, or not a Rules at all: the native method decides.
+    if (typeof rules !== 'object' || rules === null || !(#native in rules)) return rules
+    if (rules.#native !== undefined) return rules.#native
+    if (rules.#handle === null) throw closedError('Rules')
+    rules.#native = binding._rulesFromHandle(rules.#handle)
+    return rules.#native
+  }
+
+  /**
+   * The handle of `rules` if it was made here (`null` once closed), else
+   * undefined.
+   */
+  static madeHandle (rules) {
+    if (typeof rules !== 'object' || rules === null || !(#native in rules) || rules.#native === rules) return undefined
+    return rules.#handle
+  }
+
+  /** Closes `rules` if it was made here (and says so). */
+  static closeMade (rules) {
+    if (typeof rules !== 'object' || rules === null || !(#native in rules) || rules.#native === rules) return false
+    if (rules.#handle !== null) {
+      // No code outside this file holds the number: the slot goes back now.
+      released.unregister(rules)
+      binding._rulesGiveBack(rules.#handle)
+      rules.#handle = null
+      rules.#native?.close()
+    }
+    return true
+  }
+
   /** Forgets the handle of `rules`: it is being closed. */
   static forget (rules) {
     if (typeof rules === 'object' && rules !== null && #handle in rules) rules.#handle = null
   }
 }
-const handleOf = HandleField.of
+const handleOf = RulesFields.of
 
-function define (name, value) {
-  Object.defineProperty(binding.Rules.prototype, name, { value, writable: true, configurable: true })
+function define (name, value, className = 'Rules') {
+  Object.defineProperty(binding[className].prototype, name, { value, writable: true, configurable: true })
 }
+
+for (const [className, member, toHandle] of SELECTIONS) {
+  const native = binding[className].prototype[member]
+  define(member, guarded(className, member, function (...args) {
+    const handle = Reflect.apply(toHandle, this, args)
+    // No slot left on this thread: a native Rules.
+    return handle === null ? Reflect.apply(native, this, args) : RulesFields.made(handle)
+  }), className)
+}
+
+// The handle, without making a native Rules to ask.
+Object.defineProperty(binding.Rules.prototype, '_handle', {
+  get: function _handle () { return handleOf(this, '_handle') },
+  configurable: true
+})
+
+// What a crawler reads of every new copy, read through the handle of a
+// Rules made here: no native twin to make.
+for (const [member, read] of [
+  ['crawlDelay', binding._rulesCrawlDelay], ['requestRate', binding._rulesRequestRate],
+  ['ruleCount', binding._rulesRuleCount]
+]) {
+  const native = Object.getOwnPropertyDescriptor(binding.Rules.prototype, member).get
+  Object.defineProperty(binding.Rules.prototype, member, {
+    get: {
+      [`get ${member}`] () {
+        const handle = RulesFields.madeHandle(this)
+        if (handle === undefined) return native.call(this)
+        if (handle === null) throw closedError('Rules')
+        return read(handle)
+      }
+    }[`get ${member}`],
+    configurable: true
+  })
+}
+
+// Pacer.setRules takes a Rules made here by its handle.
+const setRulesNative = binding.Pacer.prototype.setRules
+define('setRules', guarded('Pacer', 'setRules', function setRules (host, rules) {
+  const handle = RulesFields.madeHandle(rules)
+  if (typeof handle === 'number') return setRulesHandle.call(this, host, handle)
+  return setRulesNative.call(this, host, RulesFields.nativeOf(rules))
+}), 'Pacer')
 
 const isAllowedNative = binding.Rules.prototype.isAllowed
 define('isAllowed', function isAllowed (url) {
@@ -198,8 +319,10 @@ function allStrings (urls) {
 }
 define('filterAllowed', function filterAllowed (urls) {
   if (Array.isArray(urls) && urls.length > 1 && allStrings(urls)) {
+    // Joined before the handle is read: a Proxy's traps may close rules.
+    const joined = urls.join('\n')
     const handle = handleOf(this, 'filterAllowed')
-    const flags = handle === null ? null : binding._rulesAllowedFlags(handle, urls.join('\n'), urls.length)
+    const flags = handle === null ? null : binding._rulesAllowedFlags(handle, joined, urls.length)
     if (flags !== null) return urls.filter((_, i) => flags.charCodeAt(i) === 49) // '1'
   }
   return filterOneByOne.call(this, urls)
@@ -211,3 +334,6 @@ module.exports = {
   ...require('../index.js'),
   ...require('./polite.js')
 }
+// The binding's own helpers (`_`) stay here: a handle passed in from
+// outside could outlive its Rules and name others.
+for (const name of Object.keys(module.exports)) if (/^_[^_]/.test(name)) delete module.exports[name]

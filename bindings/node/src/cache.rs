@@ -10,7 +10,7 @@ use crate::access::{read_optional, Access, FetchOutcome};
 use crate::freshness::{lossy, now, AnswerKind, FreshnessOptions};
 use crate::js::{self, Js};
 use crate::robots::{Profile, Robots};
-use crate::rules::{Blanket, Rules};
+use crate::rules::{self, Blanket, Rules};
 
 /// How big the cache is, how long a fetch may take, and the freshness
 /// options of every copy. Every field is optional; times in milliseconds.
@@ -224,11 +224,21 @@ impl CachedAnswer {
     /// @throws {RangeError} an invalid token (`ERR_ROBOTSTXT_INVALID_TOKEN`).
     #[napi(catch_unwind, ts_args_type = "token: string | Uint8Array")]
     pub fn rules_for(&self, env: &Env, token: Unknown) -> Result<Rules> {
+        Ok(Rules::wrap(env, self.selected(env, &token)?))
+    }
+
+    /// `rulesFor`, as a handle that the package entry makes its `Rules`
+    /// around (see `Robots._rulesForHandle`).
+    #[napi(skip_typescript, catch_unwind, js_name = "_rulesForHandle")]
+    pub fn rules_for_handle(&self, env: &Env, token: Unknown) -> Result<Option<u32>> {
+        Ok(rules::adopt(env, self.selected(env, &token)?))
+    }
+
+    fn selected(&self, env: &Env, token: &Unknown<'_>) -> Result<robotstxt::Rules> {
         let answered = self.answered(env)?;
-        let rules = Js::new(env, &token)
+        Js::new(env, token)
             .with_bytes("token", |t| answered.select(t))?
-            .map_err(|e| js::core_error(env, &e))?;
-        Ok(Rules::wrap(env, rules))
+            .map_err(|e| js::core_error(env, &e))
     }
 
     /// Frees the answer now rather than when the garbage collector finds

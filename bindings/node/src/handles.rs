@@ -1,19 +1,24 @@
 //! Handles: small numbers naming live `Rules`, for the package entry's
-//! fast paths (`_rulesIsAllowed`, `_rulesAllowedFlags`).
+//! fast paths (`_rulesIsAllowed`, `_rulesAllowedFlags`, the getters).
 //!
 //! A handle is a slot of a per-thread table. Reading one is an index into
 //! that table: no External to read, no registry of native values to look
 //! the External up in, no borrow of it to track. On rules not used lately
-//! those were a cache miss each, per call. A JavaScript `Rules` takes a
-//! slot when its handle is first asked for and gives it back when it is
-//! collected. A number that names no live slot is refused; the table
-//! cannot tell a stale number whose slot was taken again from a fresh one,
-//! which is why only the package entry, holding the `Rules` itself, passes
-//! them.
+//! those were a cache miss each, per call. A number that names no live
+//! slot is refused; the table cannot tell a stale number whose slot was
+//! taken again from a fresh one, which is why only the package entry,
+//! holding the `Rules` itself, passes them (it exports no function that
+//! takes one).
 //!
-//! A `Rules` closed while it holds a slot keeps the slot, empty, until it
-//! is collected: the number it handed out cannot name other rules while
-//! the package entry may still pass it.
+//! The package entry's `rulesFor` makes its `Rules` around a slot (see
+//! `rules::adopt`): a JavaScript object, no native one, which gives the
+//! slot back when closed, or when collected (through a
+//! `FinalizationRegistry`).
+//!
+//! A native `Rules` takes a slot when its handle is first asked for and
+//! gives it back when it is collected. Closed while it holds one, it keeps
+//! the slot, empty, until then: the number it handed out cannot name other
+//! rules while the package entry may still pass it.
 
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -62,17 +67,25 @@ pub fn take(rules: &Arc<robotstxt::Rules>) -> Option<u32> {
     })
 }
 
-/// Gives `slot` back (its `Rules` was collected).
-pub fn give_back(slot: u32) {
+/// Gives `slot` back (its `Rules` was collected), with the rules it held
+/// if they were live.
+pub fn give_back(slot: u32) -> Option<Arc<robotstxt::Rules>> {
     // A thread being torn down has dropped its table already.
-    let _ = TABLE.try_with(|table| {
-        let mut table = table.borrow_mut();
-        if let Some(held) = table.slots.get_mut(slot as usize) {
-            if !matches!(std::mem::replace(held, Slot::Free), Slot::Free) {
-                table.free.push(slot);
+    TABLE
+        .try_with(|table| {
+            let mut table = table.borrow_mut();
+            let held = std::mem::replace(table.slots.get_mut(slot as usize)?, Slot::Free);
+            if matches!(held, Slot::Free) {
+                return None;
             }
-        }
-    });
+            table.free.push(slot);
+            match held {
+                Slot::Live(rules) => Some(rules),
+                _ => None,
+            }
+        })
+        .ok()
+        .flatten()
 }
 
 /// Lets go of the rules in `slot` (their `Rules` was closed) but keeps the
@@ -127,10 +140,10 @@ mod tests {
         assert_ne!(a, b);
         assert!(live(a).can_fetch("/x"));
         assert!(!live(b).can_fetch("/x"));
-        give_back(a);
+        assert!(give_back(a).is_some_and(|r| Arc::ptr_eq(&r, &open)));
         assert!(matches!(get(a), Slot::Free));
         // Twice is harmless: the slot is not freed twice.
-        give_back(a);
+        assert!(give_back(a).is_none());
         let c = take(&closed).unwrap();
         assert_eq!(c, a);
         let d = take(&open).unwrap();
@@ -156,7 +169,7 @@ mod tests {
         close(a);
         let b = take(&held).unwrap();
         assert_ne!(a, b);
-        give_back(a);
+        assert!(give_back(a).is_none()); // closed: no rules to give
         assert!(matches!(get(a), Slot::Free));
         assert_eq!(take(&held), Some(a));
         give_back(a);

@@ -12,7 +12,7 @@ use napi_derive::napi;
 use crate::access::read_optional;
 use crate::freshness::now;
 use crate::js::{self, Js};
-use crate::rules::Rules;
+use crate::rules::{self, Rules};
 
 /// The pacer's settings. Every field is optional; times in milliseconds.
 #[napi(object, object_to_js = false)]
@@ -381,6 +381,14 @@ impl Pacer {
             Js::new(env, &rules).instance::<Rules>("rules", "a Rules from robots.rulesFor")?;
         let rules = instance.core(env)?;
         self.with_host(env, &host, |p, h| p.set_rules(h, rules))
+    }
+
+    /// `setRules` with the rules' handle, for a `Rules` the package entry
+    /// made around one.
+    #[napi(skip_typescript, catch_unwind, js_name = "_setRulesHandle")]
+    pub fn set_rules_handle(&self, env: &Env, host: Unknown, handle: f64) -> Result<()> {
+        let rules = rules::rules_of(env, handle)?;
+        self.with_host(env, &host, |p, h| p.set_rules(h, &rules))
     }
 
     /// Sets `host`'s own pace: the larger of `crawlDelay` (seconds) and the

@@ -6,7 +6,7 @@ use napi_derive::napi;
 
 use crate::js::{self, Js, Object};
 use crate::preferences::OtherRecord;
-use crate::rules::Rules;
+use crate::rules::{self, Rules};
 
 /// Which reading of robots.txt to follow where RFC 9309 and Google's parser
 /// differ: `'rfc'` (the default) or `'google'`.
@@ -281,7 +281,7 @@ impl Robots {
             &robotstxt::Robots,
             &[Vec<u8>],
         ) -> std::result::Result<robotstxt::Rules, robotstxt::Error>,
-    ) -> Result<Rules> {
+    ) -> Result<robotstxt::Rules> {
         let tokens = Js::new(env, tokens);
         let len = tokens.array_len("tokens")?;
         let mut list = Vec::with_capacity(len as usize);
@@ -291,8 +291,15 @@ impl Robots {
             let token = tokens.element(i)?;
             list.push(token.with_bytes(format_args!("tokens[{i}]"), <[u8]>::to_vec)?);
         }
-        let rules = select(self.core(env)?, &list).map_err(|e| js::core_error(env, &e))?;
-        Ok(Rules::wrap(env, rules))
+        select(self.core(env)?, &list).map_err(|e| js::core_error(env, &e))
+    }
+
+    /// The rules for one token (see `rulesFor`).
+    fn selected(&self, env: &Env, token: &Unknown<'_>) -> Result<robotstxt::Rules> {
+        let robots = self.core(env)?;
+        Js::new(env, token)
+            .with_bytes("token", |t| robots.rules_for(t))?
+            .map_err(|e| js::core_error(env, &e))
     }
 }
 
@@ -342,11 +349,15 @@ impl Robots {
     ///   string.
     #[napi(catch_unwind, ts_args_type = "token: string | Uint8Array")]
     pub fn rules_for(&self, env: &Env, token: Unknown) -> Result<Rules> {
-        let robots = self.core(env)?;
-        let rules = Js::new(env, &token)
-            .with_bytes("token", |t| robots.rules_for(t))?
-            .map_err(|e| js::core_error(env, &e))?;
-        Ok(Rules::wrap(env, rules))
+        Ok(Rules::wrap(env, self.selected(env, &token)?))
+    }
+
+    /// `rulesFor`, as a handle (see `rules::adopt`) that the package
+    /// entry makes its `Rules` around; `null` when the thread has no slot
+    /// left.
+    #[napi(skip_typescript, catch_unwind, js_name = "_rulesForHandle")]
+    pub fn rules_for_handle(&self, env: &Env, token: Unknown) -> Result<Option<u32>> {
+        Ok(rules::adopt(env, self.selected(env, &token)?))
     }
 
     /// The rules for a crawler known by several tokens: every group naming
@@ -361,7 +372,15 @@ impl Robots {
         ts_args_type = "tokens: ReadonlyArray<string | Uint8Array>"
     )]
     pub fn rules_for_any(&self, env: &Env, tokens: Unknown) -> Result<Rules> {
-        self.select(env, &tokens, |r, t| r.rules_for_any(t))
+        let rules = self.select(env, &tokens, |r, t| r.rules_for_any(t))?;
+        Ok(Rules::wrap(env, rules))
+    }
+
+    /// `rulesForAny`, as a handle (see `_rulesForHandle`).
+    #[napi(skip_typescript, catch_unwind, js_name = "_rulesForAnyHandle")]
+    pub fn rules_for_any_handle(&self, env: &Env, tokens: Unknown) -> Result<Option<u32>> {
+        let rules = self.select(env, &tokens, |r, t| r.rules_for_any(t))?;
+        Ok(rules::adopt(env, rules))
     }
 
     /// Strictest-of: a URL is allowed only if each token's own selection
@@ -375,7 +394,15 @@ impl Robots {
         ts_args_type = "tokens: ReadonlyArray<string | Uint8Array>"
     )]
     pub fn rules_for_strictest(&self, env: &Env, tokens: Unknown) -> Result<Rules> {
-        self.select(env, &tokens, |r, t| r.rules_for_strictest(t))
+        let rules = self.select(env, &tokens, |r, t| r.rules_for_strictest(t))?;
+        Ok(Rules::wrap(env, rules))
+    }
+
+    /// `rulesForStrictest`, as a handle (see `_rulesForHandle`).
+    #[napi(skip_typescript, catch_unwind, js_name = "_rulesForStrictestHandle")]
+    pub fn rules_for_strictest_handle(&self, env: &Env, tokens: Unknown) -> Result<Option<u32>> {
+        let rules = self.select(env, &tokens, |r, t| r.rules_for_strictest(t))?;
+        Ok(rules::adopt(env, rules))
     }
 
     /// The profile the body was parsed with.

@@ -214,11 +214,19 @@ impl Rules {
     }
 
     pub(crate) fn wrap(env: &Env, inner: robotstxt::Rules) -> Rules {
-        // An estimate: the object and its order of rules.
-        let external = i64::try_from(128 + inner.len() * 4).unwrap_or(i64::MAX);
+        Rules::share(env, Arc::new(inner))
+    }
+}
+
+impl Rules {
+    /// A native `Rules` on `inner`; for the rules a slot holds, for a `Rules` the package
+    /// entry made around that slot: the slot stays that object's, and this
+    /// one takes its own only if its `_handle` is asked for.
+    fn share(env: &Env, inner: Arc<robotstxt::Rules>) -> Rules {
+        let external = external_estimate(&inner);
         let _ = env.adjust_external_memory(external);
         Rules {
-            inner: Some(Arc::new(inner)),
+            inner: Some(inner),
             external,
             slot: Cell::new(None),
         }
@@ -345,17 +353,13 @@ impl Rules {
     /// applies).
     #[napi(getter, catch_unwind)]
     pub fn crawl_delay(&self, env: &Env) -> Result<Option<f64>> {
-        Ok(self.core(env)?.crawl_delay().map(|d| d.as_secs_f64()))
+        Ok(crawl_delay_of(self.core(env)?))
     }
 
     /// The slowest valid `request-rate` of the selected groups, or `null`.
     #[napi(getter, catch_unwind)]
     pub fn request_rate(&self, env: &Env) -> Result<Option<RequestRate>> {
-        Ok(self.core(env)?.request_rate().map(|r| RequestRate {
-            requests: r.requests,
-            seconds: r.seconds,
-            interval: r.interval().as_secs_f64(),
-        }))
+        Ok(request_rate_of(self.core(env)?))
     }
 
     /// The usage preferences for `url` (behaviour §10.3–§10.4): of the
@@ -436,7 +440,7 @@ impl Rules {
     /// everything is allowed.
     #[napi(getter, catch_unwind)]
     pub fn rule_count(&self, env: &Env) -> Result<u32> {
-        Ok(u32::try_from(self.core(env)?.len()).unwrap_or(u32::MAX))
+        Ok(rule_count_of(self.core(env)?))
     }
 
     /// `null` for a file's rules; for rules that stand where a file's
@@ -477,13 +481,8 @@ impl Rules {
 /// The rules a handle from `rules._handle` names: a whole number that a
 /// live `Rules` holds, nothing else (no rounding, no wrapping round). The
 /// handle of closed rules throws the closed error.
-fn rules_of(env: &Env, handle: f64) -> Result<Arc<robotstxt::Rules>> {
-    let slot = if handle.fract() == 0.0 && (0.0..f64::from(u32::MAX)).contains(&handle) {
-        handles::get(handle as u32)
-    } else {
-        handles::Slot::Free
-    };
-    match slot {
+pub(crate) fn rules_of(env: &Env, handle: f64) -> Result<Arc<robotstxt::Rules>> {
+    match slot_of(handle).map_or(handles::Slot::Free, handles::get) {
         handles::Slot::Live(rules) => Ok(rules),
         handles::Slot::Closed => Err(js::closed(env, "Rules")),
         handles::Slot::Free => Err(js::type_error(
@@ -494,6 +493,91 @@ fn rules_of(env: &Env, handle: f64) -> Result<Arc<robotstxt::Rules>> {
             ),
         )),
     }
+}
+
+/// The slot's index from a handle: a whole number in range, else `None`
+/// (no rounding, no wrapping round onto a live slot).
+fn slot_of(handle: f64) -> Option<u32> {
+    (handle.fract() == 0.0 && (0.0..f64::from(u32::MAX)).contains(&handle)).then_some(handle as u32)
+}
+
+/// The native memory reported to V8 for rules: an estimate of the object
+/// and its order of rules.
+fn external_estimate(rules: &robotstxt::Rules) -> i64 {
+    i64::try_from(128 + rules.len() * 4).unwrap_or(i64::MAX)
+}
+
+/// A handle on new rules, for the package entry to make its `Rules`
+/// around; `None` when the thread has no slot left.
+///
+/// Creating a native class object costs napi-rs and Node some 3 µs (a
+/// wrap, a type tag, a reference kept in a map, a finalizer queued on the
+/// event loop), ten times the selection itself: the package entry makes a
+/// native twin only for a method that takes no handle. The memory is
+/// reported to V8 as a native `Rules` reports it, so that collections
+/// keep pace with it; `_rulesGiveBack` takes it back.
+pub(crate) fn adopt(env: &Env, rules: robotstxt::Rules) -> Option<u32> {
+    let external = external_estimate(&rules);
+    let slot = handles::take(&Arc::new(rules))?;
+    let _ = env.adjust_external_memory(external);
+    Some(slot)
+}
+
+/// A native `Rules` on the rules of `handle`, for the package entry's
+/// `Rules` made around it (see `handles::adopt`): the methods that take no
+/// handle run on it. Throws as `_rulesIsAllowed` for a handle that names
+/// no live rules.
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesFromHandle")]
+pub fn rules_from_handle(env: &Env, handle: f64) -> Result<Rules> {
+    Ok(Rules::share(env, rules_of(env, handle)?))
+}
+
+/// A `Rules` the package entry made around `handle` was closed or
+/// collected: its slot is free again.
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesGiveBack")]
+pub fn rules_give_back(env: &Env, handle: f64) {
+    if let Some(rules) = slot_of(handle).and_then(handles::give_back) {
+        let _ = env.adjust_external_memory(-external_estimate(&rules));
+    }
+}
+
+fn crawl_delay_of(rules: &robotstxt::Rules) -> Option<f64> {
+    rules.crawl_delay().map(|d| d.as_secs_f64())
+}
+
+fn request_rate_of(rules: &robotstxt::Rules) -> Option<RequestRate> {
+    rules.request_rate().map(|r| RequestRate {
+        requests: r.requests,
+        seconds: r.seconds,
+        interval: r.interval().as_secs_f64(),
+    })
+}
+
+fn rule_count_of(rules: &robotstxt::Rules) -> u32 {
+    u32::try_from(rules.len()).unwrap_or(u32::MAX)
+}
+
+/// `rules.crawlDelay` through a handle: what a crawler reads of each new
+/// copy, so a `Rules` made around a handle answers it without a native
+/// twin (as `ruleCount` and `requestRate`).
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesCrawlDelay")]
+pub fn rules_crawl_delay(env: &Env, handle: f64) -> Result<Option<f64>> {
+    let rules = rules_of(env, handle)?;
+    Ok(crawl_delay_of(&rules))
+}
+
+/// `rules.requestRate` through a handle (see `_rulesCrawlDelay`).
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesRequestRate")]
+pub fn rules_request_rate(env: &Env, handle: f64) -> Result<Option<RequestRate>> {
+    let rules = rules_of(env, handle)?;
+    Ok(request_rate_of(&rules))
+}
+
+/// `rules.ruleCount` through a handle (see `_rulesCrawlDelay`).
+#[napi(skip_typescript, catch_unwind, js_name = "_rulesRuleCount")]
+pub fn rules_rule_count(env: &Env, handle: f64) -> Result<u32> {
+    let rules = rules_of(env, handle)?;
+    Ok(rule_count_of(&rules))
 }
 
 /// `rules.isAllowed(url)` through a handle from `rules._handle`; the
