@@ -29,8 +29,9 @@ rust-lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 
+# The fleet tests start their own Redis servers (mk/redis.mk).
 rust-test:
-	$(CARGO) test --release
+	ROBOTSTXT_REDIS_SERVER=$(REDIS_SERVER) $(CARGO) test --release
 
 # The unit tests of the modules with unsafe code that Miri can run, under
 # Miri, which stops at undefined behaviour (a misaligned or out-of-bounds

@@ -74,6 +74,21 @@
 #include <stdint.h>
 
 /**
+ * A `Retry-After` is honoured up to one day.
+ */
+#define MAX_RETRY_AFTER_MS ((24 * 3600) * 1000)
+
+/**
+ * Backoff doubles the gap per throttling answer, up to this factor.
+ */
+#define MAX_FACTOR (1 << 10)
+
+/**
+ * The format [`Entry::encode`] writes and [`Entry::decode`] reads.
+ */
+#define STORED_COPY_VERSION 1
+
+/**
  * The smallest parse limit, in bytes: 500 KiB (RFC 9309 §2.5).
  */
 #define ROBOTSTXT_MIN_PARSE_LIMIT 512000
@@ -789,6 +804,30 @@ typedef struct robotstxt_confirm {
  * empty: it states nothing (behaviour §10.6).
  */
 #define ROBOTSTXT_STATUS_INVALID_FIELD 13
+
+/**
+ * Bytes given to `robotstxt_entry_decode` that are not a whole, intact
+ * stored copy (damaged, cut short, or not one at all).
+ */
+#define ROBOTSTXT_STATUS_INVALID_COPY 14
+
+/**
+ * A stored copy in a format version this library does not read: a newer
+ * library wrote it.
+ */
+#define ROBOTSTXT_STATUS_COPY_VERSION 15
+
+/**
+ * `robotstxt_entry_encode` was given another body than the one the
+ * entry's copy was parsed from.
+ */
+#define ROBOTSTXT_STATUS_BODY_MISMATCH 16
+
+/**
+ * The output buffer is too small: the length needed was written, nothing
+ * else. Call again with a buffer that long.
+ */
+#define ROBOTSTXT_STATUS_BUFFER_TOO_SMALL 17
 
 /**
  * A bug in the library: it panicked, and the panic was stopped at the
@@ -1839,6 +1878,72 @@ robotstxt_status robotstxt_entry_answer(const struct robotstxt_entry *entry,
                                         uint64_t now_ms,
                                         robotstxt_answer *answer_out,
                                         struct robotstxt_robots **robots_out);
+
+/**
+ * Encodes `entry` for a shared store (see `robotstxt_entry_decode`) into
+ * `out`, which holds `out_cap` bytes. `(body, body_len)` is the body the
+ * entry's parsed copy came from: the 2xx body of the fetch that stored
+ * it, or what `robotstxt_entry_stored_body` gives of the bytes the entry
+ * was decoded from; it is not read when the copy is not parsed rules.
+ * Writes the encoding's length to `*len_out` in every case but an
+ * error; when it exceeds `out_cap`, writes nothing else and returns
+ * `ROBOTSTXT_STATUS_BUFFER_TOO_SMALL` (`out` may be NULL then, to ask the
+ * length). Another body gives `ROBOTSTXT_STATUS_BODY_MISMATCH`.
+ *
+ * # Safety
+ * `entry` must be a live handle; `(body, body_len)` readable (NULL when
+ * 0); `out` NULL or writable for `out_cap` bytes; `len_out` writable.
+ */
+robotstxt_status robotstxt_entry_encode(const struct robotstxt_entry *entry,
+                                        const uint8_t *body,
+                                        size_t body_len,
+                                        uint8_t *out,
+                                        size_t out_cap,
+                                        size_t *len_out);
+
+/**
+ * Decodes bytes from `robotstxt_entry_encode` into a new entry that
+ * follows `*policy` (copied), its body parsed with the policy's parse
+ * options. On success the caller owns `*entry_out` and frees it with
+ * `robotstxt_entry_free`. Damaged, cut or foreign bytes give
+ * `ROBOTSTXT_STATUS_INVALID_COPY`, a newer format
+ * `ROBOTSTXT_STATUS_COPY_VERSION`.
+ *
+ * # Safety
+ * `(bytes, len)` must be readable; `policy` must point to a
+ * `robotstxt_freshness_policy`; `entry_out` must be writable.
+ */
+robotstxt_status robotstxt_entry_decode(const uint8_t *bytes_ptr,
+                                        size_t len,
+                                        const struct robotstxt_freshness_policy *policy,
+                                        struct robotstxt_entry **entry_out);
+
+/**
+ * Writes to `*body_out` the body that bytes from `robotstxt_entry_encode`
+ * carry (empty when the copy is not parsed rules): a view into `bytes`,
+ * valid while they are.
+ *
+ * # Safety
+ * `(bytes, len)` must be readable; `body_out` writable.
+ */
+robotstxt_status robotstxt_entry_stored_body(const uint8_t *bytes_ptr,
+                                             size_t len,
+                                             struct robotstxt_str *body_out);
+
+/**
+ * Writes to `*source_out` the Lua source of the fleet script `(name,
+ * name_len)` (`lookup`, `store`, `abandon`, `reserve`, `confirm`,
+ * `cancel`, `record`, `set_delay`, `set_enabled`, `pace_state`; each
+ * begins with its keys, arguments and answer): static text, ready for
+ * `EVAL` or `SCRIPT LOAD`. An unknown name gives
+ * `ROBOTSTXT_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `(name, name_len)` must be readable; `source_out` writable.
+ */
+robotstxt_status robotstxt_fleet_script(const uint8_t *name,
+                                        size_t name_len,
+                                        struct robotstxt_str *source_out);
 
 /**
  * The default cache options: 10,000 origins, 60 s leases, the default

@@ -60,6 +60,28 @@ pub enum Error {
         /// The pacer's capacity, in hosts.
         capacity: usize,
     },
+    /// Bytes given to [`Entry::decode`](crate::Entry::decode) that are not
+    /// a whole, intact stored copy.
+    InvalidCopy {
+        /// What is wrong with them.
+        reason: &'static str,
+    },
+    /// A stored copy in a format version this library does not read
+    /// (written by a newer one).
+    CopyVersion {
+        /// The version of the bytes.
+        version: u8,
+        /// The version this library reads and writes.
+        supported: u8,
+    },
+    /// [`Entry::encode`](crate::Entry::encode) was given another body than
+    /// the one its parsed copy came from.
+    BodyMismatch {
+        /// The length of the body the copy came from (the part parsed).
+        expected: usize,
+        /// The length of the body given.
+        given: usize,
+    },
     /// An option value out of its range.
     InvalidOption {
         /// The option's name.
@@ -117,6 +139,23 @@ impl fmt::Display for Error {
                 "the pacer already tracks {capacity} hosts and none can be forgotten safely \
                  (switched off, backing off, with a request in flight or inside its gap): \
                  raise PacerOptions::capacity, or try again later"
+            ),
+            Error::InvalidCopy { reason } => write!(
+                f,
+                "the stored robots.txt copy {reason}: pass the bytes Entry::encode wrote, \
+                 whole; a damaged copy is best dropped and fetched again"
+            ),
+            Error::CopyVersion { version, supported } => write!(
+                f,
+                "the stored robots.txt copy is in format version {version}, and this library \
+                 reads version {supported}: a newer library wrote it; upgrade every process \
+                 that shares the store"
+            ),
+            Error::BodyMismatch { expected, given } => write!(
+                f,
+                "the body given ({given} bytes) is not the one the entry's copy was parsed \
+                 from ({expected} bytes read): pass the 2xx body of the fetch that stored \
+                 the copy, or Entry::stored_body of the bytes it was decoded from"
             ),
             Error::InvalidOption { name, expected } => {
                 write!(f, "invalid value for option {name}: expected {expected}")

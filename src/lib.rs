@@ -49,7 +49,7 @@ mod matching;
 mod parse;
 
 // Each module by its own name, for the paths inside the crate.
-use crawl::{cache, freshness, origin, pacer, user_agent};
+use crawl::{cache, freshness, origin, pace, pacer, scripts, stored, user_agent};
 use matching::{index, packed, pattern, percent, preferences, prefetch, rules, selection, url};
 use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan, usage};
 
@@ -61,12 +61,16 @@ pub use diagnostics::Diagnostic;
 pub use error::Error;
 pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
 pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
-pub use pacer::{Confirm, Pacer, PacerOptions, Ticket};
+pub use origin::robots_origin;
+pub use pace::{delay_ms, HostPace, Slot, MAX_FACTOR, MAX_RETRY_AFTER_MS};
+pub use pacer::{pacer_host, Confirm, Pacer, PacerOptions, Ticket};
 pub use preferences::{ContentSignal, LabelPreference, Preferences, UsageStatement};
 pub use rate::{RequestRate, MAX_DELAY};
 pub use record::LineKind;
 pub use robots::Robots;
 pub use rules::{Blanket, Decision, DecisionKind, Rules};
+pub use scripts::{fleet_script, FLEET_SCRIPTS};
+pub use stored::STORED_COPY_VERSION;
 pub use usage::{Member, OtherRecord, StatementError, Usage};
 pub use user_agent::product_token;
 

@@ -510,10 +510,18 @@ impl std::fmt::Debug for Cache {
 }
 
 fn owned(entry: &Entry, now: u64, policy: &FreshnessPolicy) -> Cached {
-    let cause = || entry.cause(now, policy).unwrap_or(Cause::NotFetched);
-    match entry.answer(now, policy) {
-        Answer::Rules(robots) => Cached::Rules(robots.clone()),
-        Answer::AllowAll => Cached::AllowAll(cause()),
-        Answer::DisallowAll => Cached::DisallowAll(cause()),
+    entry.cached(now, policy)
+}
+
+impl Entry {
+    /// What answers at `now`, owned, with the cause of a blanket answer:
+    /// [`Entry::answer`] as [`Cache::lookup`] gives it.
+    pub fn cached(&self, now: u64, policy: &FreshnessPolicy) -> Cached {
+        let cause = || self.cause(now, policy).unwrap_or(Cause::NotFetched);
+        match self.answer(now, policy) {
+            Answer::Rules(robots) => Cached::Rules(robots.clone()),
+            Answer::AllowAll => Cached::AllowAll(cause()),
+            Answer::DisallowAll => Cached::DisallowAll(cause()),
+        }
     }
 }

@@ -104,10 +104,31 @@ pub(crate) fn parse_if_followed(
 }
 
 #[derive(Clone, Debug)]
-enum Copy {
+pub(super) enum Copy {
     Rules(Robots),
     /// With the outcome that made it.
     AllowAll(Cause),
+}
+
+/// What an entry remembers of the body its parsed copy came from, so that
+/// [`Entry::encode`] can tell it is given that body: the length parsed
+/// and its checksum, not the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct BodyMark {
+    pub len: u32,
+    pub crc: u32,
+}
+
+impl BodyMark {
+    /// The part of `body` a parse with `limit` reads, and its mark.
+    pub fn of(body: &[u8], limit: usize) -> (&[u8], BodyMark) {
+        let read = &body[..body.len().min(limit)];
+        let mark = BodyMark {
+            len: u32::try_from(read.len()).expect("parse limits fit in 32 bits"),
+            crc: crc32fast::hash(read),
+        };
+        (read, mark)
+    }
 }
 
 /// One origin's copy and its clock: fresh until when, when to fetch again,
@@ -127,15 +148,17 @@ enum Copy {
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Entry {
-    copy: Option<Copy>,
-    etag: Option<Box<[u8]>>,
-    last_modified: Option<Box<[u8]>>,
-    fetched_at: Option<u64>,
-    due_at: u64,
-    failing_since: Option<u64>,
-    failures: u32,
+    pub(super) copy: Option<Copy>,
+    /// Of the body of a parsed copy.
+    pub(super) body: Option<BodyMark>,
+    pub(super) etag: Option<Box<[u8]>>,
+    pub(super) last_modified: Option<Box<[u8]>>,
+    pub(super) fetched_at: Option<u64>,
+    pub(super) due_at: u64,
+    pub(super) failing_since: Option<u64>,
+    pub(super) failures: u32,
     /// The outcome of the last failed fetch, while failures > 0.
-    last_failure: Option<Cause>,
+    pub(super) last_failure: Option<Cause>,
 }
 
 impl Entry {
@@ -240,12 +263,14 @@ impl Entry {
         match (disposition, parsed) {
             (Disposition::FollowRules, Some(robots)) => {
                 self.copy = Some(Copy::Rules(robots));
+                self.body = Some(BodyMark::of(result.body, policy.parse.parse_limit()).1);
                 self.etag = result.etag.map(Box::from);
                 self.last_modified = result.last_modified.map(Box::from);
                 self.renew(now, result, policy);
             }
             (Disposition::FollowRules | Disposition::AllowAll, _) => {
                 self.copy = Some(Copy::AllowAll(Cause::of(result.status, result.redirects)));
+                self.body = None;
                 self.etag = None;
                 self.last_modified = None;
                 self.renew(now, result, policy);

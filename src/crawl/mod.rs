@@ -6,5 +6,8 @@ pub mod access;
 pub mod cache;
 pub mod freshness;
 pub mod origin;
+pub mod pace;
 pub mod pacer;
+pub mod scripts;
+pub mod stored;
 pub mod user_agent;

@@ -44,6 +44,21 @@ fn ambiguous(b: u8) -> bool {
     matches!(b, b'\\' | b'%' | b' ' | 0x7F) || b < 0x20
 }
 
+/// The origin whose `/robots.txt` governs `url`, `scheme://host[:port]`,
+/// as [`Cache`](crate::Cache) keys it: what a store shared by a fleet
+/// keys an origin's copy by.
+///
+/// ```
+/// assert_eq!(robotstxt::robots_origin("HTTPS://Example.com:443/a?b")?, "https://example.com");
+/// # Ok::<(), robotstxt::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidUrl`] for a URL the cache refuses.
+pub fn robots_origin(url: impl AsRef<[u8]>) -> Result<String, Error> {
+    origin_of(url.as_ref()).map(Origin::into_string)
+}
+
 /// The origin of an absolute `http`/`https` URL (one allocation).
 pub(crate) fn origin_of(url: &[u8]) -> Result<Origin, Error> {
     let sep = memchr::memmem::find(url, b"://")

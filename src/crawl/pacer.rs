@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use lru::LruCache;
 
+use crate::pace::{delay_ms, HostPace, Slot};
 use crate::{Error, RequestRate, Rules};
 
 /// The pacer's settings. Times in ms.
@@ -47,72 +48,11 @@ impl Default for PacerOptions {
     }
 }
 
-/// A `Retry-After` is honoured up to one day.
-const MAX_RETRY_AFTER_MS: u64 = 24 * 3600 * 1000;
-/// Backoff doubles the gap per throttling answer, up to this factor.
-const MAX_FACTOR: u64 = 1 << 10;
 /// Long enough for any DNS name (253 bytes) and a port.
 const MAX_HOST: usize = 320;
 /// At capacity, how many of the least recently used hosts are looked at
 /// for one that is safe to forget: eviction stays O(1).
 const EVICTION_PROBES: usize = 32;
-
-#[derive(Clone, Debug)]
-struct Host {
-    /// The next slot `reserve` hands out.
-    next_slot: u64,
-    /// When the last confirmed request started.
-    last_start: Option<u64>,
-    /// No request starts before this (`Retry-After`).
-    not_before: u64,
-    delay_ms: u64,
-    factor: u64,
-    disabled: bool,
-    /// Bumped by whatever makes the slots handed out too early: tickets of
-    /// an older generation are given new slots when confirmed.
-    generation: u64,
-    /// When each request in flight frees its place if never reported.
-    in_flight: Vec<u64>,
-}
-
-impl Host {
-    fn new() -> Host {
-        Host {
-            next_slot: 0,
-            last_start: None,
-            not_before: 0,
-            delay_ms: 0,
-            factor: 1,
-            disabled: false,
-            generation: 0,
-            in_flight: Vec::new(),
-        }
-    }
-
-    /// The earliest start the host's state allows, for any request.
-    fn earliest(&self, gap: u64) -> u64 {
-        let after_last = self.last_start.map_or(0, |s| s.saturating_add(gap));
-        after_last.max(self.not_before)
-    }
-
-    /// Whether forgetting the host could let a request start sooner than
-    /// it may: not switched off, not backing off, nothing in flight, no
-    /// slot handed out ahead, and its gap since the last start passed.
-    fn safe_to_forget(&self, now: u64, gap: u64) -> bool {
-        !self.disabled
-            && self.factor == 1
-            && self.in_flight.iter().all(|&until| until <= now)
-            && self.next_slot <= now
-            && self.earliest(gap) <= now
-    }
-
-    /// Invalidates every slot handed out: they are given again, in the
-    /// order they are confirmed.
-    fn reschedule(&mut self, gap: u64) {
-        self.generation += 1;
-        self.next_slot = self.earliest(gap);
-    }
-}
 
 /// A reserved start slot for one request to one host, from
 /// [`Pacer::reserve`]. Sleep until [`Ticket::start`], then
@@ -120,8 +60,7 @@ impl Host {
 #[derive(Debug)]
 pub struct Ticket {
     host: Box<[u8]>,
-    start: u64,
-    generation: u64,
+    slot: Slot,
     pacer: u64,
     spent: bool,
 }
@@ -129,7 +68,7 @@ pub struct Ticket {
 impl Ticket {
     /// When the request may start (ms), as far as is known now.
     pub fn start(&self) -> u64 {
-        self.start
+        self.slot.start
     }
 
     /// The host, as the pacer keys it (ASCII lower case).
@@ -177,7 +116,7 @@ static PACER_IDS: AtomicU64 = AtomicU64::new(1);
 /// # Ok::<(), robotstxt::Error>(())
 /// ```
 pub struct Pacer {
-    hosts: Mutex<LruCache<Box<[u8]>, Host>>,
+    hosts: Mutex<LruCache<Box<[u8]>, HostPace>>,
     options: PacerOptions,
     id: u64,
 }
@@ -209,15 +148,25 @@ fn host_key(host: &[u8]) -> Result<HostKey, Error> {
     Ok(key)
 }
 
+/// The key the pacer tracks `host` by: ASCII letters lower-cased, nothing
+/// else changed. What a fleet's shared store keys a host's pace by.
+///
+/// ```
+/// assert_eq!(robotstxt::pacer_host("Shop.Example:8443")?, "shop.example:8443");
+/// # Ok::<(), robotstxt::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::InvalidHost`] as [`Pacer::reserve`].
+pub fn pacer_host(host: impl AsRef<[u8]>) -> Result<String, Error> {
+    let key = host_key(host.as_ref())?;
+    Ok(String::from_utf8_lossy(key.as_bytes()).into_owned())
+}
+
 impl HostKey {
     fn as_bytes(&self) -> &[u8] {
         &self.buf[..self.len]
     }
-}
-
-fn ceil_ms(d: Duration) -> u64 {
-    let ms = d.as_millis() + u128::from(d.subsec_nanos() % 1_000_000 != 0);
-    u64::try_from(ms).unwrap_or(u64::MAX)
 }
 
 impl Pacer {
@@ -240,7 +189,7 @@ impl Pacer {
         &self.options
     }
 
-    fn lock(&self) -> MutexGuard<'_, LruCache<Box<[u8]>, Host>> {
+    fn lock(&self) -> MutexGuard<'_, LruCache<Box<[u8]>, HostPace>> {
         // Every update is a plain assignment: keep serving after a panic.
         self.hosts
             .lock()
@@ -251,31 +200,29 @@ impl Pacer {
         &self,
         host: &[u8],
         now: u64,
-        f: impl FnOnce(&mut Host, u64) -> T,
+        f: impl FnOnce(&mut HostPace) -> T,
     ) -> Result<T, Error> {
         let key = host_key(host)?;
         let mut hosts = self.lock();
         if !hosts.contains(key.as_bytes()) {
             self.make_room(&mut hosts, now)?;
-            hosts.put(key.as_bytes().into(), Host::new());
+            hosts.put(key.as_bytes().into(), HostPace::new());
         }
-        let h = hosts.get_mut(key.as_bytes()).expect("put above");
-        let gap = self.gap(h);
-        Ok(f(h, gap))
+        Ok(f(hosts.get_mut(key.as_bytes()).expect("put above")))
     }
 
     /// At capacity, forgets the least recently used host that is safe to
     /// forget, among the few least recently used; switched-off hosts met on
     /// the way move to the other end, since they stay unsafe until switched
     /// back on.
-    fn make_room(&self, hosts: &mut LruCache<Box<[u8]>, Host>, now: u64) -> Result<(), Error> {
+    fn make_room(&self, hosts: &mut LruCache<Box<[u8]>, HostPace>, now: u64) -> Result<(), Error> {
         if hosts.len() < self.options.capacity {
             return Ok(());
         }
         let mut victim = None;
         let mut switched_off = Vec::new();
         for (key, h) in hosts.iter().rev().take(EVICTION_PROBES) {
-            if h.safe_to_forget(now, self.gap(h)) {
+            if h.safe_to_forget(now, &self.options) {
                 victim = Some(key.clone());
                 break;
             }
@@ -297,12 +244,6 @@ impl Pacer {
         }
     }
 
-    fn gap(&self, host: &Host) -> u64 {
-        let base = self.options.floor_ms.max(host.delay_ms);
-        base.saturating_mul(host.factor)
-            .min(self.options.backoff_cap_ms.max(base))
-    }
-
     /// Reserves the next start slot for `host` at `now`: a ticket whose
     /// [`Ticket::start`] says when the request may start (≥ `now`), or
     /// `None` while the host is switched off. Slots are handed out in
@@ -321,18 +262,14 @@ impl Pacer {
     /// [`Error::PacerFull`] for a new host when no host can be forgotten.
     pub fn reserve(&self, host: impl AsRef<[u8]>, now: u64) -> Result<Option<Ticket>, Error> {
         let key = host.as_ref();
-        self.with_host(key, now, |h, gap| {
-            if h.disabled {
-                return None;
-            }
-            let start = h.next_slot.max(now).max(h.earliest(gap));
-            h.next_slot = start.saturating_add(gap);
+        let options = &self.options;
+        self.with_host(key, now, |h| {
+            let slot = h.reserve(now, options)?;
             let mut host: Box<[u8]> = key.into();
             host.make_ascii_lowercase();
             Some(Ticket {
                 host,
-                start,
-                generation: h.generation,
+                slot,
                 pacer: self.id,
                 spent: false,
             })
@@ -359,36 +296,9 @@ impl Pacer {
                 reason: "was already confirmed or voided",
             });
         }
-        let limit = self.options.max_in_flight as usize;
-        let timeout = self.options.in_flight_timeout_ms;
-        let answer = self.with_host(&ticket.host, now, |h, gap| {
-            if h.disabled {
-                return Confirm::Disabled;
-            }
-            if ticket.generation != h.generation {
-                let start = h.next_slot.max(now).max(h.earliest(gap));
-                h.next_slot = start.saturating_add(gap);
-                ticket.start = start;
-                ticket.generation = h.generation;
-            }
-            h.in_flight.retain(|&until| until > now);
-            let earliest = ticket.start.max(h.earliest(gap));
-            if now < earliest {
-                return Confirm::Wait {
-                    until: earliest,
-                    busy: false,
-                };
-            }
-            if h.in_flight.len() >= limit {
-                let frees = h.in_flight.iter().copied().min().unwrap_or(now);
-                return Confirm::Wait {
-                    until: frees,
-                    busy: true,
-                };
-            }
-            h.last_start = Some(now);
-            h.in_flight.push(now.saturating_add(timeout));
-            Confirm::Go
+        let options = &self.options;
+        let answer = self.with_host(&ticket.host, now, |h| {
+            h.confirm(&mut ticket.slot, now, options)
         })?;
         ticket.spent = !matches!(answer, Confirm::Wait { .. });
         Ok(answer)
@@ -409,11 +319,7 @@ impl Pacer {
         ticket.spent = true;
         let mut hosts = self.lock();
         if let Some(h) = hosts.peek_mut(&*ticket.host) {
-            let gap = self.gap(h);
-            if h.generation == ticket.generation && h.next_slot == ticket.start.saturating_add(gap)
-            {
-                h.next_slot = ticket.start;
-            }
+            h.cancel(ticket.slot, &self.options);
         }
     }
 
@@ -431,16 +337,8 @@ impl Pacer {
         crawl_delay: Option<Duration>,
         request_rate: Option<RequestRate>,
     ) -> Result<(), Error> {
-        let delay = crawl_delay
-            .map_or(0, ceil_ms)
-            .max(request_rate.map_or(0, |r| ceil_ms(r.interval())));
-        self.with_host(host.as_ref(), 0, |h, _| {
-            let slower = delay > h.delay_ms;
-            h.delay_ms = delay;
-            if slower {
-                h.reschedule(self.gap(h));
-            }
-        })
+        let delay = delay_ms(crawl_delay, request_rate);
+        self.with_host(host.as_ref(), 0, |h| h.set_delay(delay, &self.options))
     }
 
     /// [`Pacer::set_delay`] from a crawler's rules.
@@ -468,24 +366,8 @@ impl Pacer {
         status: Option<u16>,
         retry_after_ms: Option<u64>,
     ) -> Result<(), Error> {
-        self.with_host(host.as_ref(), now, |h, _| {
-            if let Some(oldest) = h.in_flight.iter().enumerate().min_by_key(|(_, &u)| u) {
-                let at = oldest.0;
-                h.in_flight.swap_remove(at);
-            }
-            let throttled = matches!(status, Some(429 | 500..=599));
-            if throttled {
-                h.factor = (h.factor * 2).min(MAX_FACTOR);
-                if let Some(wait) = retry_after_ms {
-                    let until = now.saturating_add(wait.min(MAX_RETRY_AFTER_MS));
-                    h.not_before = h.not_before.max(until);
-                }
-                // Nothing starts sooner than a gap after this answer.
-                h.last_start = Some(h.last_start.map_or(now, |s| s.max(now)));
-                h.reschedule(self.gap(h));
-            } else if status.is_some() {
-                h.factor = (h.factor / 2).max(1);
-            }
+        self.with_host(host.as_ref(), now, |h| {
+            h.record(now, status, retry_after_ms, &self.options);
         })
     }
 
@@ -497,12 +379,7 @@ impl Pacer {
     /// [`Error::InvalidHost`] and [`Error::PacerFull`] as
     /// [`Pacer::reserve`].
     pub fn set_enabled(&self, host: impl AsRef<[u8]>, enabled: bool) -> Result<(), Error> {
-        self.with_host(host.as_ref(), 0, |h, gap| {
-            if h.disabled == enabled {
-                h.disabled = !enabled;
-                h.reschedule(gap);
-            }
-        })
+        self.with_host(host.as_ref(), 0, |h| h.set_enabled(enabled, &self.options))
     }
 
     /// The gap now applied between two request starts to `host`, in ms.
@@ -513,8 +390,8 @@ impl Pacer {
         let key = host_key(host.as_ref())?;
         let hosts = self.lock();
         Ok(match hosts.peek(key.as_bytes()) {
-            Some(h) => self.gap(h),
-            None => self.gap(&Host::new()),
+            Some(h) => h.gap(&self.options),
+            None => HostPace::new().gap(&self.options),
         })
     }
 
@@ -525,9 +402,9 @@ impl Pacer {
     pub fn in_flight(&self, host: impl AsRef<[u8]>, now: u64) -> Result<usize, Error> {
         let key = host_key(host.as_ref())?;
         let hosts = self.lock();
-        Ok(hosts.peek(key.as_bytes()).map_or(0, |h| {
-            h.in_flight.iter().filter(|&&until| until > now).count()
-        }))
+        Ok(hosts
+            .peek(key.as_bytes())
+            .map_or(0, |h| h.in_flight_at(now)))
     }
 
     /// How many hosts are tracked.

@@ -72,8 +72,8 @@ pub struct robotstxt_validators {
 /// (`const robotstxt_entry *`) may run at the same time. Free it with
 /// `robotstxt_entry_free`.
 pub struct robotstxt_entry {
-    entry: Entry,
-    policy: FreshnessPolicy,
+    pub(super) entry: Entry,
+    pub(super) policy: FreshnessPolicy,
 }
 
 /// The default freshness policy: fresh for 24 h, retry after 1 h, keep the

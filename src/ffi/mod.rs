@@ -13,7 +13,7 @@
 #![allow(non_camel_case_types)]
 
 // In header order: conventions, parsing, asking, linting, fetching, caching,
-// pacing.
+// sharing with a fleet, pacing.
 mod status;
 
 mod options;
@@ -30,6 +30,8 @@ mod diagnostics;
 mod access;
 
 mod entry;
+
+mod stored;
 
 mod cache;
 

@@ -55,6 +55,18 @@ pub const ROBOTSTXT_STATUS_PACER_FULL: robotstxt_status = 12;
 /// An HTTP `Content-Usage` field that is no RFC 9651 Dictionary, or is
 /// empty: it states nothing (behaviour §10.6).
 pub const ROBOTSTXT_STATUS_INVALID_FIELD: robotstxt_status = 13;
+/// Bytes given to `robotstxt_entry_decode` that are not a whole, intact
+/// stored copy (damaged, cut short, or not one at all).
+pub const ROBOTSTXT_STATUS_INVALID_COPY: robotstxt_status = 14;
+/// A stored copy in a format version this library does not read: a newer
+/// library wrote it.
+pub const ROBOTSTXT_STATUS_COPY_VERSION: robotstxt_status = 15;
+/// `robotstxt_entry_encode` was given another body than the one the
+/// entry's copy was parsed from.
+pub const ROBOTSTXT_STATUS_BODY_MISMATCH: robotstxt_status = 16;
+/// The output buffer is too small: the length needed was written, nothing
+/// else. Call again with a buffer that long.
+pub const ROBOTSTXT_STATUS_BUFFER_TOO_SMALL: robotstxt_status = 17;
 /// A bug in the library: it panicked, and the panic was stopped at the
 /// boundary. The handles passed are still valid; please report it with the
 /// message from `robotstxt_last_error`.
@@ -68,6 +80,11 @@ pub(super) struct Failure {
 }
 
 impl Failure {
+    /// A failure with its own status and message.
+    pub(super) fn new(status: robotstxt_status, message: String) -> Failure {
+        Failure { status, message }
+    }
+
     pub(super) fn null(name: &'static str) -> Failure {
         Failure {
             status: ROBOTSTXT_STATUS_NULL_ARGUMENT,
@@ -166,6 +183,9 @@ impl From<Error> for Failure {
             Error::InvalidLease { .. } => ROBOTSTXT_STATUS_INVALID_LEASE,
             Error::InvalidTicket { .. } => ROBOTSTXT_STATUS_INVALID_TICKET,
             Error::PacerFull { .. } => ROBOTSTXT_STATUS_PACER_FULL,
+            Error::InvalidCopy { .. } => ROBOTSTXT_STATUS_INVALID_COPY,
+            Error::CopyVersion { .. } => ROBOTSTXT_STATUS_COPY_VERSION,
+            Error::BodyMismatch { .. } => ROBOTSTXT_STATUS_BODY_MISMATCH,
         };
         Failure {
             status,

@@ -4,6 +4,7 @@
  * strings, ownership, and per-thread state. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -900,6 +901,79 @@ struct api_test {
     bool (*run)(void);
 };
 
+/* A copy for a fleet's shared store: encoded, decoded, refused when
+ * damaged; and the Lua scripts by name. */
+static bool test_stored_copy(void) {
+    robotstxt_freshness_policy policy = robotstxt_freshness_policy_default();
+    robotstxt_entry *entry = NULL, *copy = SENTINEL;
+    robotstxt_fetch ok200 = {0};
+    const char *body = "User-agent: *\nDisallow: /x\n";
+    uint8_t small[8], *bytes = NULL;
+    size_t len = 0, needed = 0;
+    robotstxt_str stored = {0}, source = {0};
+    uint64_t due = 0, copy_due = 1;
+    bool ok = OK(robotstxt_entry_new(&policy, &entry));
+    if (!ok) {
+        return false;
+    }
+    ok200.http_status = 200;
+    ok200.body.ptr = (const uint8_t *)body;
+    ok200.body.len = strlen(body);
+    ok &= OK(robotstxt_entry_record(entry, 1000, &ok200, NULL));
+
+    /* The length first (out NULL), then the bytes. */
+    ok &= CHECK_STATUS(robotstxt_entry_encode(entry, ok200.body.ptr, ok200.body.len, NULL, 0, &needed),
+                       ROBOTSTXT_STATUS_BUFFER_TOO_SMALL);
+    ok &= CHECK(needed > ok200.body.len);
+    ok &= CHECK_STATUS(robotstxt_entry_encode(entry, ok200.body.ptr, ok200.body.len, small,
+                                              sizeof small, &len),
+                       ROBOTSTXT_STATUS_BUFFER_TOO_SMALL);
+    ok &= CHECK(len == needed && strstr(last_error(), "call again") != NULL);
+    bytes = malloc(needed);
+    ok &= CHECK(bytes != NULL);
+    if (!ok) {
+        robotstxt_entry_free(entry);
+        free(bytes);
+        return false;
+    }
+    ok &= OK(robotstxt_entry_encode(entry, ok200.body.ptr, ok200.body.len, bytes, needed, &len));
+    ok &= CHECK(len == needed && memcmp(bytes, "RTXC", 4) == 0);
+    ok &= CHECK_STATUS(robotstxt_entry_encode(entry, (const uint8_t *)"other", 5, bytes, needed, &len),
+                       ROBOTSTXT_STATUS_BODY_MISMATCH);
+
+    ok &= OK(robotstxt_entry_decode(bytes, needed, &policy, &copy));
+    ok &= OK(robotstxt_entry_due_at(entry, &due));
+    ok &= OK(robotstxt_entry_due_at(copy, &copy_due));
+    ok &= CHECK(due == copy_due);
+    ok &= answer_at(copy, 2000, ROBOTSTXT_ANSWER_RULES, "/x", false);
+    ok &= OK(robotstxt_entry_stored_body(bytes, needed, &stored));
+    ok &= CHECK(text_is(stored.ptr, stored.len, body));
+    robotstxt_entry_free(copy);
+
+    /* Damaged, cut, newer: refused, nothing written. */
+    copy = SENTINEL;
+    bytes[needed - 1] ^= 1;
+    ok &= CHECK_STATUS(robotstxt_entry_decode(bytes, needed, &policy, &copy), ROBOTSTXT_STATUS_INVALID_COPY);
+    bytes[needed - 1] ^= 1;
+    ok &= CHECK_STATUS(robotstxt_entry_decode(bytes, needed - 1, &policy, &copy), ROBOTSTXT_STATUS_INVALID_COPY);
+    bytes[4] += 1;
+    ok &= CHECK_STATUS(robotstxt_entry_decode(bytes, needed, &policy, &copy), ROBOTSTXT_STATUS_COPY_VERSION);
+    ok &= CHECK(copy == SENTINEL);
+    ok &= CHECK_STATUS(robotstxt_entry_decode(NULL, 3, &policy, &copy), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_entry_stored_body(bytes, needed, NULL), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_entry_encode(entry, NULL, 0, NULL, 0, NULL), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+
+    ok &= OK(robotstxt_fleet_script((const uint8_t *)"reserve", 7, &source));
+    ok &= CHECK(source.len > 100 && contains(source.ptr, source.len, "HostPace::reserve"));
+    ok &= CHECK_STATUS(robotstxt_fleet_script((const uint8_t *)"nope", 4, &source),
+                       ROBOTSTXT_STATUS_INVALID_ARGUMENT);
+    ok &= CHECK(strstr(last_error(), "lookup, store") != NULL);
+
+    robotstxt_entry_free(entry);
+    free(bytes);
+    return ok;
+}
+
 static const struct api_test TESTS[] = {
     {"version_and_messages", test_version_and_messages},
     {"shop_answers", test_shop_answers},
@@ -923,6 +997,7 @@ static const struct api_test TESTS[] = {
     {"access", test_access},
     {"entry", test_entry},
     {"entry_after_limit", test_entry_after_limit},
+    {"stored_copy", test_stored_copy},
 };
 
 void run_api_tests(size_t *passed, size_t *failed) {

@@ -1,0 +1,29 @@
+-- Whether a slot's request may be sent now (HostPace::confirm).
+-- KEYS: pace, flight. ARGV: the pace options (5), now (or ''), the slot's
+-- start and generation, and a name for the request's in-flight place.
+-- Returns {answer, start, generation, until, now}: answer 0 go (until:
+-- now), 1 wait until, 2 wait until (busy: the in-flight limit), 3
+-- switched off (until: now).
+local o = pace_options(ARGV)
+local now = clock(ARGV[6])
+local start, gen = tonumber(ARGV[7]), tonumber(ARGV[8])
+local s = load_pace(KEYS[1])
+if s.off then return { 3, start, gen, now, now } end
+if gen ~= s.gen then
+  start = math.max(s.next, now, earliest(s, o))
+  s.next = start + gap(s, o)
+  gen = s.gen
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local answer, until_ = 0, now
+local first = math.max(start, earliest(s, o))
+if now < first then
+  answer, until_ = 1, first
+elseif redis.call('ZCARD', KEYS[2]) >= o.limit then
+  answer, until_ = 2, tonumber(redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2])
+else
+  s.last = now
+  redis.call('ZADD', KEYS[2], now + o.timeout, ARGV[9])
+end
+save_pace(KEYS[1], KEYS[2], s, o, now)
+return { answer, start, gen, until_, now }

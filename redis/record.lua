@@ -1,0 +1,23 @@
+-- How a request ended (HostPace::record): frees the oldest in-flight
+-- place; a 429 or 5xx doubles the gap (capped), holds every start until
+-- the Retry-After and a gap after now, and voids the slots handed out;
+-- any other answer halves the backoff.
+-- KEYS: pace, flight. ARGV: the pace options (5), now (or ''), status
+-- (-1: no response), Retry-After in ms (-1: none). Returns the gap.
+local o = pace_options(ARGV)
+local now = clock(ARGV[6])
+local status, retry_after = tonumber(ARGV[7]), tonumber(ARGV[8])
+local s = load_pace(KEYS[1])
+redis.call('ZPOPMIN', KEYS[2])
+if status == 429 or (status >= 500 and status <= 599) then
+  s.factor = math.min(s.factor * 2, MAX_FACTOR)
+  if retry_after >= 0 then
+    s.nb = math.max(s.nb, now + math.min(retry_after, MAX_RETRY_AFTER_MS))
+  end
+  s.last = math.max(s.last or now, now)
+  reschedule(s, o)
+elseif status >= 0 then
+  s.factor = math.max(math.floor(s.factor / 2), 1)
+end
+save_pace(KEYS[1], KEYS[2], s, o, now)
+return gap(s, o)
