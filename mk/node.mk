@@ -43,11 +43,11 @@ $(NODE_EXAMPLE_STAMP): $(NODE_EXAMPLE)/package.json $(NODE_EXAMPLE)/package-lock
 	cd $(NODE_EXAMPLE) && $(NPM) ci --no-audit --no-fund --silent
 
 # The binding crate's unit tests, its suites (typecheck, vectors, API,
-# RobotsCache, Pacer.wait), then the polite crawler example against its
-# local servers.
+# RobotsCache, Pacer.wait, the shared classes against a real Redis), then
+# the polite crawler example against its local servers.
 node-test: node-build node-generated-check node-lint $(NODE_EXAMPLE_STAMP)
 	$(CARGO) test -p robotstxt-node --lib
-	cd $(NODE_DIR) && $(NPM) test
+	cd $(NODE_DIR) && ROBOTSTXT_REDIS_SERVER=$(REDIS_SERVER) $(NPM) test
 	cd $(NODE_EXAMPLE) && $(NODE) --test polite-crawler.test.mjs
 
 # Parse throughput and checks per second against robots-parser, on

@@ -194,6 +194,11 @@ export declare class Entry {
    */
   answer(now?: number): Answer
   /**
+   * What answers at `now`, as `cache.lookup` answers: a `CachedAnswer`
+   * (`kind`, `robots`, `blanket`, `retryAt`, `rulesFor(token)`).
+   */
+  cachedAnswer(now?: number): CachedAnswer
+  /**
    * Records the outcome of a fetch made at `now` and returns what it
    * meant.
    *
@@ -201,6 +206,41 @@ export declare class Entry {
    * @throws {RangeError} an unknown field, or a value out of range.
    */
   record(outcome: FetchOutcome, now?: number): Access
+  /**
+   * This entry as bytes for a store that a fleet of crawlers shares
+   * (`Entry.decode` reads them back): versioned and checksummed, with
+   * the body, the outcome, the freshness times, the validators and the
+   * failures. `body` is the body the entry's parsed copy came from: the
+   * 2xx body of the fetch that stored it, or `Entry.storedBody` of the
+   * bytes this entry was decoded from. Not read when the copy is not
+   * parsed rules (404, 503, no copy): then it may be left out.
+   *
+   * @throws {TypeError} `body` is neither a string nor a `Uint8Array`.
+   * @throws {RangeError} another body than the copy's
+   *   (`ERR_ROBOTSTXT_BODY_MISMATCH`).
+   */
+  encode(body?: string | Uint8Array | null): Uint8Array
+  /**
+   * The entry `entry.encode` wrote, its body parsed with `options`
+   * (those of `new Entry`). Cost: a parse, for parsed rules.
+   *
+   * @throws {TypeError} `bytes` is not a `Uint8Array`, or an option of
+   *   the wrong type.
+   * @throws {RangeError} an unknown option, or a value out of range.
+   * @throws {Error} damaged, cut or foreign bytes
+   *   (`ERR_ROBOTSTXT_INVALID_COPY`), or a newer format
+   *   (`ERR_ROBOTSTXT_COPY_VERSION`).
+   */
+  static decode(bytes: Uint8Array, options?: FreshnessOptions | null): Entry
+  /**
+   * The body that bytes from `entry.encode` carry (empty when the copy
+   * is not parsed rules), unparsed: what to pass to `encode` again
+   * after recording a failed refresh into the decoded entry.
+   *
+   * @throws {TypeError} `bytes` is not a `Uint8Array`.
+   * @throws {Error} as `Entry.decode`.
+   */
+  static storedBody(bytes: Uint8Array): Uint8Array
   /**
    * Frees the entry and its copy now rather than when the garbage
    * collector finds it; a `Robots` taken from it keeps working. Any
@@ -916,6 +956,18 @@ export interface FetchOutcome {
 }
 
 /**
+ * The Lua source of the fleet script `name` (`'lookup'`, `'store'`,
+ * `'abandon'`, `'reserve'`, `'confirm'`, `'cancel'`, `'record'`,
+ * `'set_delay'`, `'set_enabled'`, `'pace_state'`), ready
+ * for `EVAL` or `SCRIPT LOAD`; each begins with its keys, arguments and
+ * answer.
+ *
+ * @throws {TypeError} `name` is not a string.
+ * @throws {RangeError} no script has that name (`ERR_OUT_OF_RANGE`).
+ */
+export declare function fleetScript(name: string): string
+
+/**
  * How long copies live, how failures are retried, how statuses are read
  * and bodies parsed. Every field is optional; times in milliseconds.
  */
@@ -1007,6 +1059,27 @@ export interface Pace {
   /** `request-rate`, or `null`; `rules.requestRate` fits. */
   requestRate?: Rate | null
 }
+
+/**
+ * The gap (ms) a pace asks of a pacer: the larger of its crawl delay and
+ * request-rate interval, rounded up to the ms (as `pacer.setDelay` sets
+ * it). `{ crawlDelay: rules.crawlDelay, requestRate: rules.requestRate }`
+ * gives a crawler's rules' own.
+ *
+ * @throws {TypeError} as `pacer.setDelay`.
+ * @throws {RangeError} as `pacer.setDelay`.
+ */
+export declare function paceMs(pace: Pace): number
+
+/**
+ * The key a pacer tracks `host` by (ASCII letters lower-cased): what a
+ * fleet's shared store keys a host's pace by.
+ *
+ * @throws {TypeError} `host` is neither a string nor a `Uint8Array`.
+ * @throws {RangeError} an empty or over-long host
+ *   (`ERR_ROBOTSTXT_INVALID_HOST`).
+ */
+export declare function pacerHost(host: string | Uint8Array): string
 
 /** The pacer's settings. Every field is optional; times in milliseconds. */
 export interface PacerOptions {
@@ -1149,6 +1222,16 @@ export interface RequestRate {
    */
   interval: number
 }
+
+/**
+ * The origin whose `/robots.txt` governs `url` (`scheme://host[:port]`,
+ * as `Cache` keys it).
+ *
+ * @throws {TypeError} `url` is neither a string nor a `Uint8Array`.
+ * @throws {RangeError} a URL the cache refuses
+ *   (`ERR_ROBOTSTXT_INVALID_URL`).
+ */
+export declare function robotsOrigin(url: string | Uint8Array): string
 
 /** What `content-signal` says: `'yes'` or `'no'`. */
 export type SignalValue = 'yes' | 'no'

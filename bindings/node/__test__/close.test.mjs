@@ -110,6 +110,8 @@ function specimens () {
     Entry: [entry, {
       isDue: (e) => e.isDue(0),
       answer: (e) => e.answer(0),
+      cachedAnswer: (e) => e.cachedAnswer(0),
+      encode: (e) => e.encode(),
       record: (e) => e.record({ status: 200 }, 0),
       dueAt: (e) => e.dueAt,
       fetchedAt: (e) => e.fetchedAt,

@@ -332,7 +332,8 @@ define('filterAllowed', function filterAllowed (urls) {
 // reads only that form.
 module.exports = {
   ...require('../index.js'),
-  ...require('./polite.js')
+  ...require('./polite.js'),
+  ...require('./fleet.js')
 }
 // The binding's own helpers (`_`) stay here: a handle passed in from
 // outside could outlive its Rules and name others.

@@ -174,6 +174,24 @@ impl Answered {
     }
 }
 
+impl CachedAnswer {
+    /// `answer`, with when the next fetch is due after a failed one, read
+    /// with `profile`.
+    pub(crate) fn new(
+        answer: robotstxt::Cached,
+        retry_at: Option<u64>,
+        profile: robotstxt::Profile,
+    ) -> CachedAnswer {
+        CachedAnswer {
+            inner: Some(Answered {
+                answer,
+                retry_at,
+                profile,
+            }),
+        }
+    }
+}
+
 #[napi]
 impl CachedAnswer {
     fn answered(&self, env: &Env) -> Result<&Answered> {

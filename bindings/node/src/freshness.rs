@@ -3,11 +3,12 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use napi::bindgen_prelude::Unknown;
+use napi::bindgen_prelude::{Buffer, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
 use crate::access::{read_optional, Access, AccessPolicy, FetchOutcome};
+use crate::cache::CachedAnswer;
 use crate::js::{self, Js, Object};
 use crate::robots::{ParseOptions, Profile, Robots};
 
@@ -262,6 +263,19 @@ impl Entry {
         })
     }
 
+    /// What answers at `now`, as `cache.lookup` answers: a `CachedAnswer`
+    /// (`kind`, `robots`, `blanket`, `retryAt`, `rulesFor(token)`).
+    #[napi(catch_unwind, ts_args_type = "now?: number")]
+    pub fn cached_answer(&self, env: &Env, now_ms: Option<Unknown>) -> Result<CachedAnswer> {
+        let now = now(env, now_ms.as_ref())?;
+        let (entry, policy) = js::open(env, &self.inner, "Entry")?;
+        Ok(CachedAnswer::new(
+            entry.cached(now, policy),
+            entry.retry_at(),
+            policy.parse.profile(),
+        ))
+    }
+
     /// Records the outcome of a fetch made at `now` and returns what it
     /// meant.
     ///
@@ -281,6 +295,78 @@ impl Entry {
         };
         let disposition = entry.record(now, &outcome.to_core(), policy);
         Ok(Access::from_core(disposition))
+    }
+
+    /// This entry as bytes for a store that a fleet of crawlers shares
+    /// (`Entry.decode` reads them back): versioned and checksummed, with
+    /// the body, the outcome, the freshness times, the validators and the
+    /// failures. `body` is the body the entry's parsed copy came from: the
+    /// 2xx body of the fetch that stored it, or `Entry.storedBody` of the
+    /// bytes this entry was decoded from. Not read when the copy is not
+    /// parsed rules (404, 503, no copy): then it may be left out.
+    ///
+    /// @throws {TypeError} `body` is neither a string nor a `Uint8Array`.
+    /// @throws {RangeError} another body than the copy's
+    ///   (`ERR_ROBOTSTXT_BODY_MISMATCH`).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "body?: string | Uint8Array | null",
+        ts_return_type = "Uint8Array"
+    )]
+    pub fn encode(&self, env: &Env, body: Option<Unknown>) -> Result<Buffer> {
+        let entry = self.core(env)?;
+        let encoded = match &body {
+            Some(body) if !Js::new(env, body).is_nullish()? => {
+                Js::new(env, body).with_bytes("body", |b| entry.encode(b))?
+            }
+            _ => entry.encode(&[]),
+        };
+        Ok(encoded.map_err(|e| js::core_error(env, &e))?.into())
+    }
+
+    /// The entry `entry.encode` wrote, its body parsed with `options`
+    /// (those of `new Entry`). Cost: a parse, for parsed rules.
+    ///
+    /// @throws {TypeError} `bytes` is not a `Uint8Array`, or an option of
+    ///   the wrong type.
+    /// @throws {RangeError} an unknown option, or a value out of range.
+    /// @throws {Error} damaged, cut or foreign bytes
+    ///   (`ERR_ROBOTSTXT_INVALID_COPY`), or a newer format
+    ///   (`ERR_ROBOTSTXT_COPY_VERSION`).
+    #[napi(
+        factory,
+        catch_unwind,
+        ts_args_type = "bytes: Uint8Array, options?: FreshnessOptions | null"
+    )]
+    pub fn decode(env: &Env, bytes: Unknown, options: Option<Unknown>) -> Result<Entry> {
+        let object = match &options {
+            Some(o) => Js::new(env, o).options("options", &FreshnessOptions::keys())?,
+            None => None,
+        };
+        let policy = FreshnessOptions::read(env, object)?;
+        let bytes = Js::new(env, &bytes).binary("bytes")?;
+        let entry =
+            robotstxt::Entry::decode(bytes, &policy).map_err(|e| js::core_error(env, &e))?;
+        Ok(Entry {
+            inner: Some((entry, policy)),
+        })
+    }
+
+    /// The body that bytes from `entry.encode` carry (empty when the copy
+    /// is not parsed rules), unparsed: what to pass to `encode` again
+    /// after recording a failed refresh into the decoded entry.
+    ///
+    /// @throws {TypeError} `bytes` is not a `Uint8Array`.
+    /// @throws {Error} as `Entry.decode`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "bytes: Uint8Array",
+        ts_return_type = "Uint8Array"
+    )]
+    pub fn stored_body(env: &Env, bytes: Unknown) -> Result<Buffer> {
+        let bytes = Js::new(env, &bytes).binary("bytes")?;
+        let body = robotstxt::Entry::stored_body(bytes).map_err(|e| js::core_error(env, &e))?;
+        Ok(body.to_vec().into())
     }
 
     /// Frees the entry and its copy now rather than when the garbage

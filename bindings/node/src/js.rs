@@ -43,6 +43,12 @@ pub const ERR_PACER_FULL: &str = "ERR_ROBOTSTXT_PACER_FULL";
 pub const ERR_CLOSED: &str = "ERR_ROBOTSTXT_CLOSED";
 /// `RangeError` code: an HTTP `Content-Usage` field that states nothing.
 pub const ERR_INVALID_FIELD: &str = "ERR_ROBOTSTXT_INVALID_FIELD";
+/// `Error` code: bytes that are no whole, intact stored copy.
+pub const ERR_INVALID_COPY: &str = "ERR_ROBOTSTXT_INVALID_COPY";
+/// `Error` code: a stored copy in a newer format than this library reads.
+pub const ERR_COPY_VERSION: &str = "ERR_ROBOTSTXT_COPY_VERSION";
+/// `RangeError` code: `entry.encode` given another body than its copy's.
+pub const ERR_BODY_MISMATCH: &str = "ERR_ROBOTSTXT_BODY_MISMATCH";
 
 /// Throws a `TypeError` (code `ERR_INVALID_ARG_TYPE`) and returns the error
 /// that tells napi-rs an exception is already pending.
@@ -87,6 +93,13 @@ pub fn core_error(env: &Env, err: &robotstxt::Error) -> Error {
             return plain_error(env, ERR_INVALID_TICKET, &message)
         }
         robotstxt::Error::PacerFull { .. } => return plain_error(env, ERR_PACER_FULL, &message),
+        robotstxt::Error::InvalidCopy { .. } => {
+            return plain_error(env, ERR_INVALID_COPY, &message)
+        }
+        robotstxt::Error::CopyVersion { .. } => {
+            return plain_error(env, ERR_COPY_VERSION, &message)
+        }
+        robotstxt::Error::BodyMismatch { .. } => ERR_BODY_MISMATCH,
         robotstxt::Error::InvalidToken { .. } | robotstxt::Error::InvalidUserAgent { .. } => {
             ERR_INVALID_TOKEN
         }
@@ -263,6 +276,16 @@ impl<'e> Js<'e> {
         // SAFETY: as in `type_of`.
         check(unsafe { sys::napi_is_array(self.env.raw(), self.raw, &mut yes) })?;
         Ok(yes)
+    }
+
+    /// The bytes of a `Uint8Array` (a `Buffer` is one); anything else,
+    /// strings too, throws a `TypeError` (binary data read as text would be
+    /// damaged).
+    pub fn binary(self, what: &str) -> Result<&'e [u8]> {
+        match self.uint8_array()? {
+            Some(bytes) => Ok(bytes),
+            None => Err(self.wrong_type(what, "a Buffer or a Uint8Array")),
+        }
     }
 
     /// The bytes of a `Uint8Array` (a `Buffer` is one), or `None`.

@@ -35,6 +35,7 @@
 
 mod access;
 mod cache;
+mod fleet;
 mod freshness;
 mod handles;
 mod js;

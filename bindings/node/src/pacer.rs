@@ -400,45 +400,7 @@ impl Pacer {
     ///   that is not whole numbers ≥ 1.
     #[napi(catch_unwind, ts_args_type = "host: string | Uint8Array, pace: Pace")]
     pub fn set_delay(&self, env: &Env, host: Unknown, pace: Unknown) -> Result<()> {
-        let pace = Js::new(env, &pace);
-        let Some(object) = pace.options("pace", &["crawlDelay", "requestRate"])? else {
-            return Err(pace.wrong_type("pace", "an object"));
-        };
-        let delay = read_optional(object, "crawlDelay", |v| {
-            let seconds = v.number("pace.crawlDelay")?;
-            Duration::try_from_secs_f64(seconds).map_err(|_| {
-                js::range_error(
-                    env,
-                    js::ERR_OUT_OF_RANGE,
-                    &format!(
-                        "pace.crawlDelay must be a finite number of seconds ≥ 0, not {seconds}"
-                    ),
-                )
-            })
-        })?;
-        let rate = read_optional(object, "requestRate", |v| {
-            let Some(rate) = v.options("pace.requestRate", &["requests", "seconds", "interval"])?
-            else {
-                return Err(v.wrong_type("pace.requestRate", "an object"));
-            };
-            let field = |name: &str| -> Result<u32> {
-                match rate.get(name)? {
-                    Some(n) => Ok(n.integer(
-                        &format!("pace.requestRate.{name}"),
-                        1,
-                        u64::from(u32::MAX),
-                    )? as u32),
-                    None => Err(js::type_error(
-                        env,
-                        &format!("pace.requestRate.{name} must be a number, not undefined"),
-                    )),
-                }
-            };
-            Ok(robotstxt::RequestRate {
-                requests: field("requests")?,
-                seconds: field("seconds")?,
-            })
-        })?;
+        let (delay, rate) = read_pace(env, &pace)?;
         self.with_host(env, &host, |p, h| p.set_delay(h, delay, rate))
     }
 
@@ -507,4 +469,50 @@ impl Pacer {
     pub fn close(&mut self) {
         self.inner = None;
     }
+}
+
+/// A `Pace` object (`{ crawlDelay, requestRate }`, as `pacer.setDelay`
+/// takes it): the crawl delay and the request rate.
+pub(crate) fn read_pace(
+    env: &Env,
+    pace: &Unknown<'_>,
+) -> Result<(Option<Duration>, Option<robotstxt::RequestRate>)> {
+    let pace = Js::new(env, pace);
+    let Some(object) = pace.options("pace", &["crawlDelay", "requestRate"])? else {
+        return Err(pace.wrong_type("pace", "an object"));
+    };
+    let delay = read_optional(object, "crawlDelay", |v| {
+        let seconds = v.number("pace.crawlDelay")?;
+        Duration::try_from_secs_f64(seconds).map_err(|_| {
+            js::range_error(
+                env,
+                js::ERR_OUT_OF_RANGE,
+                &format!("pace.crawlDelay must be a finite number of seconds ≥ 0, not {seconds}"),
+            )
+        })
+    })?;
+    let rate = read_optional(object, "requestRate", |v| {
+        let Some(rate) = v.options("pace.requestRate", &["requests", "seconds", "interval"])?
+        else {
+            return Err(v.wrong_type("pace.requestRate", "an object"));
+        };
+        let field = |name: &str| -> Result<u32> {
+            match rate.get(name)? {
+                Some(n) => Ok(n.integer(
+                    &format!("pace.requestRate.{name}"),
+                    1,
+                    u64::from(u32::MAX),
+                )? as u32),
+                None => Err(js::type_error(
+                    env,
+                    &format!("pace.requestRate.{name} must be a number, not undefined"),
+                )),
+            }
+        };
+        Ok(robotstxt::RequestRate {
+            requests: field("requests")?,
+            seconds: field("seconds")?,
+        })
+    })?;
+    Ok((delay, rate))
 }

@@ -1,0 +1,37 @@
+// Compiled with `tsc --noEmit --strict` by `npm run typecheck`: the types of
+// the shared classes (lib/fleet.d.ts) as a fleet worker uses them.
+
+import {
+  type CachedAnswer, type Confirmation, type RedisClient, type RobotsFetch, type SharedCacheStats,
+  type SharedTicket, Entry, Rules, SharedPacer, SharedRobotsCache, fleetScript, paceMs, pacerHost,
+  robotsOrigin
+} from '../lib/index.js'
+
+declare const redis: RedisClient
+declare const fetchRobots: RobotsFetch
+
+export async function worker (url: string): Promise<boolean> {
+  const cache = new SharedRobotsCache({ redis, fetch: fetchRobots, prefix: 'crawl:', leaseMs: 30_000, keepMs: 86_400_000 })
+  const pacer = new SharedPacer({ redis, floorMs: 500, retainMs: 3_600_000, localFallback: false })
+  const answer: CachedAnswer = await cache.answerFor(url)
+  const rules: Rules = answer.rulesFor('ExampleBot')
+  const host = new URL(url).host
+  await pacer.setRules(host, rules)
+  const start: number = await pacer.wait(host)
+  await pacer.record(host, { status: 200 })
+  const ticket: SharedTicket | null = await pacer.reserve(host)
+  if (ticket !== null) {
+    const got: Confirmation = await pacer.confirm(ticket)
+    if (got.kind !== 'go') await pacer.cancel(ticket)
+  }
+  const stats: SharedCacheStats = cache.stats
+  const bytes: Uint8Array = new Entry().encode()
+  const copy: Entry = Entry.decode(bytes, { freshForMs: 1000 })
+  const body: Uint8Array = Entry.storedBody(bytes)
+  const names: string[] = [fleetScript('reserve'), robotsOrigin(url), pacerHost(host)]
+  const gap: number = paceMs({ crawlDelay: 1.5 })
+  cache.close()
+  pacer.close()
+  copy.close()
+  return start > 0 && stats.hits >= 0 && body.length >= 0 && names.length === 3 && gap === 1500 && rules.isAllowed(url)
+}

@@ -1,0 +1,674 @@
+'use strict'
+
+// Fleets: SharedRobotsCache and SharedPacer keep robots.txt copies and
+// per-host pace in Redis, so that many worker processes (on many machines)
+// fetch each robots.txt once and pace each host like one crawler. The core
+// decides (its stored-copy encoding, its pace arithmetic); every shared
+// step runs in Redis as one of the core's Lua scripts (`fleetScript`),
+// atomically and on Redis's clock. Any Redis client with ioredis's
+// `callBuffer(command, ...args)` works (ioredis itself, or an adapter).
+//
+// Keys, under a prefix of your choosing (default 'robotstxt:'), with the
+// origin or host in braces so that each step's keys share a cluster slot:
+//   <prefix>copy:{<origin>}   hash: data (Entry.encode), version, due, fence
+//   <prefix>lease:{<origin>}  the fetch lease's fencing token, PX leaseMs
+//   <prefix>pace:{<host>}     hash: next, last, nb, delay, factor, off, gen
+//   <prefix>flight:{<host>}   sorted set: in-flight places by expiry
+//
+// Types and the full JSDoc are in fleet.d.ts.
+
+const { createHash } = require('node:crypto')
+
+const native = require('../index.js')
+const { RobotsCache, Pacer } = require('./polite.js')
+
+const ERR_INVALID_ARG_TYPE = 'ERR_INVALID_ARG_TYPE'
+const ERR_INVALID_OPTION = 'ERR_ROBOTSTXT_INVALID_OPTION'
+const ERR_HOST_DISABLED = 'ERR_ROBOTSTXT_HOST_DISABLED'
+const ERR_CLOSED = 'ERR_ROBOTSTXT_CLOSED'
+const ERR_REDIS = 'ERR_ROBOTSTXT_REDIS'
+const ERR_INVALID_TICKET = 'ERR_ROBOTSTXT_INVALID_TICKET'
+
+const DAY_MS = 86_400_000
+const DEFAULT_LEASE_MS = 60_000
+const MAX_TIMER_MS = 2 ** 31 - 1
+/** A worker waiting for another's fetch looks again at least this often. */
+const POLL_MS = 250
+
+function describe (value) {
+  if (value === undefined) return 'undefined'
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  const type = typeof value
+  return type === 'object' ? 'an object' : `a ${type}`
+}
+
+function withCode (error, code) {
+  error.code = code
+  return error
+}
+
+function wrongType (what, expected, value) {
+  return withCode(new TypeError(`${what} must be ${expected}, not ${describe(value)}`), ERR_INVALID_ARG_TYPE)
+}
+
+function isObject (value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function closedError (className) {
+  return withCode(new Error(`${className} used after close()`), ERR_CLOSED)
+}
+
+function signalOf (options) {
+  if (options === undefined || options === null) return undefined
+  if (!isObject(options)) throw wrongType('options', 'an object', options)
+  const { signal } = options
+  if (signal === undefined || signal === null) return undefined
+  if (!isObject(signal) || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
+    throw wrongType('options.signal', 'an AbortSignal', signal)
+  }
+  return signal
+}
+
+function sleep (ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, Math.min(Math.max(Math.ceil(ms), 0), MAX_TIMER_MS))
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+function text (value) {
+  return Buffer.isBuffer(value) ? value.toString('utf8') : String(value)
+}
+
+/** The error of a Redis call that failed, with the step and the cause. */
+function redisError (step, cause) {
+  return withCode(new Error(`Redis failed during ${step}: ${cause?.message ?? cause}`, { cause }), ERR_REDIS)
+}
+
+/**
+ * Runs the core's fleet scripts on one Redis client: EVALSHA, and EVAL
+ * once when the server does not have a script yet (or lost it in a
+ * restart).
+ */
+class Scripts {
+  #redis
+  #sources = new Map()
+
+  constructor (redis, what) {
+    if (!isObject(redis) || typeof redis.callBuffer !== 'function') {
+      throw wrongType(what, 'a Redis client with callBuffer(command, ...args) (ioredis)', redis)
+    }
+    this.#redis = redis
+  }
+
+  async run (name, keys, args) {
+    let script = this.#sources.get(name)
+    if (script === undefined) {
+      const source = native.fleetScript(name)
+      script = { source, sha: createHash('sha1').update(source).digest('hex') }
+      this.#sources.set(name, script)
+    }
+    try {
+      return await this.#redis.callBuffer('EVALSHA', script.sha, keys.length, ...keys, ...args)
+    } catch (error) {
+      if (!/NOSCRIPT/.test(error?.message)) throw error
+      return await this.#redis.callBuffer('EVAL', script.source, keys.length, ...keys, ...args)
+    }
+  }
+}
+
+function prefixOf (prefix, what) {
+  if (prefix === undefined) return 'robotstxt:'
+  if (typeof prefix !== 'string') throw wrongType(what, 'a string', prefix)
+  return prefix
+}
+
+function clockOf (now, what) {
+  if (now === undefined || now === null) return undefined
+  if (typeof now !== 'function') throw wrongType(what, 'a function returning epoch milliseconds', now)
+  return now
+}
+
+function positive (value, what, fallback) {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number') throw wrongType(what, 'a number', value)
+  if (!Number.isInteger(value) || value < 1) {
+    throw withCode(new RangeError(`${what} must be a whole number of milliseconds ≥ 1, not ${value}`), ERR_INVALID_OPTION)
+  }
+  return value
+}
+
+let warned = false
+function warnFallback (className, error) {
+  if (warned) return
+  warned = true
+  process.emitWarning(`${className}: Redis is unreachable (${error.message}); this worker falls back to its own ` +
+    'cache and pacer, which the rest of the fleet does not see', { code: 'ROBOTSTXT_REDIS_FALLBACK' })
+}
+
+// ---------------------------------------------------------------------------
+// SharedRobotsCache
+
+/**
+ * RobotsCache's surface over a copy per origin kept in Redis for a whole
+ * fleet: one worker fetches when a copy is due, under a fenced lease; the
+ * others wait for it, or answer with the copy they hold. Each worker keeps
+ * the copies it uses parsed, by version: a check is a local call.
+ */
+class SharedRobotsCache {
+  #scripts
+  #prefix
+  #fetch
+  #now
+  #whenFetching
+  #onFetchError
+  #onRedisError
+  #leaseMs
+  #keepMs
+  #capacity
+  #freshness
+  #fallback
+  /** Redis's clock minus ours, from the last reply. */
+  #offset = 0
+  /** origin → { version, bytes, entry }: the copies this worker holds. */
+  #copies = new Map()
+  /** origin → promise of its answer (or null: ask again), one per origin. */
+  #rounds = new Map()
+  #stats = { hits: 0, misses: 0, fetches: 0, stale: 0, evictions: 0, redisErrors: 0 }
+  #closed = false
+
+  constructor (options) {
+    if (!isObject(options)) throw wrongType('options', 'an object with redis and fetch', options)
+    const {
+      redis, fetch, prefix, now, whenFetching, onFetchError, onRedisError, localFallback,
+      leaseMs, keepMs, capacity, ...freshness
+    } = options
+    this.#scripts = new Scripts(redis, 'options.redis')
+    if (typeof fetch !== 'function') {
+      throw wrongType('options.fetch', 'an async function (robotsUrl, { origin, etag, lastModified, signal }) => FetchOutcome', fetch)
+    }
+    for (const [name, hook] of [['onFetchError', onFetchError], ['onRedisError', onRedisError]]) {
+      if (hook !== undefined && typeof hook !== 'function') throw wrongType(`options.${name}`, 'a function', hook)
+    }
+    if (whenFetching !== undefined && whenFetching !== 'wait' && whenFetching !== 'disallow-all') {
+      if (typeof whenFetching !== 'string') throw wrongType('options.whenFetching', 'a string', whenFetching)
+      throw withCode(new RangeError(`options.whenFetching must be one of "wait", "disallow-all", not ${JSON.stringify(whenFetching)}`),
+        ERR_INVALID_OPTION)
+    }
+    if (localFallback !== undefined && typeof localFallback !== 'boolean') {
+      throw wrongType('options.localFallback', 'a boolean', localFallback)
+    }
+    new native.Entry(freshness).close() // checks the freshness options, names and values
+    this.#prefix = prefixOf(prefix, 'options.prefix')
+    this.#fetch = fetch
+    this.#now = clockOf(now, 'options.now')
+    this.#whenFetching = whenFetching ?? 'wait'
+    this.#onFetchError = onFetchError
+    this.#onRedisError = onRedisError
+    this.#leaseMs = Math.min(positive(leaseMs, 'options.leaseMs', DEFAULT_LEASE_MS), MAX_TIMER_MS)
+    this.#keepMs = positive(keepMs, 'options.keepMs', 31 * DAY_MS)
+    this.#capacity = positive(capacity, 'options.capacity', 10_000)
+    this.#freshness = freshness
+    if (localFallback) {
+      this.#fallback = new RobotsCache({ fetch, now, whenFetching, onFetchError, capacity: this.#capacity, leaseMs, ...freshness })
+    }
+  }
+
+  async rulesFor (url, token, options) {
+    if (typeof token !== 'string' && !(token instanceof Uint8Array)) {
+      throw wrongType('token', 'a string or a Uint8Array', token)
+    }
+    const answer = await this.answerFor(url, options)
+    return answer.rulesFor(token)
+  }
+
+  async answerFor (url, options) {
+    const signal = signalOf(options)
+    this.#open()
+    const origin = native.robotsOrigin(url) // throws for a URL with no robots.txt
+    for (;;) {
+      if (signal?.aborted) throw signal.reason
+      this.#open()
+      const copy = this.#copies.get(origin)
+      const now = this.#clock()
+      if (copy !== undefined && !copy.entry.isDue(now)) {
+        if (copy.entry.failures > 0) this.#stats.stale += 1
+        else this.#stats.hits += 1
+        return copy.entry.cachedAnswer(now)
+      }
+      let round = this.#rounds.get(origin)
+      if (round === undefined) {
+        round = this.#round(origin, url).finally(() => this.#rounds.delete(origin))
+        this.#rounds.set(origin, round)
+      }
+      const answer = await abortable(round, signal)
+      if (answer !== null) return answer
+    }
+  }
+
+  /** Forgets this worker's copy of `url`'s origin (the fleet's stays). */
+  remove (url) {
+    this.#open()
+    return this.#copies.delete(native.robotsOrigin(url))
+  }
+
+  get stats () {
+    return { ...this.#stats, entries: this.#copies.size }
+  }
+
+  get size () {
+    return this.#copies.size
+  }
+
+  close () {
+    if (this.#closed) return
+    this.#closed = true
+    for (const { entry } of this.#copies.values()) entry.close()
+    this.#copies.clear()
+    this.#fallback?.close()
+  }
+
+  [Symbol.dispose] () {
+    SharedRobotsCache.prototype.close.call(this)
+  }
+
+  #open () {
+    if (this.#closed) throw closedError('SharedRobotsCache')
+  }
+
+  /** Now, by the clock given, else by Redis's (as of the last reply). */
+  #clock () {
+    return this.#now !== undefined ? this.#now() : Date.now() + this.#offset
+  }
+
+  #keys (origin) {
+    return [`${this.#prefix}copy:{${origin}}`, `${this.#prefix}lease:{${origin}}`]
+  }
+
+  /** One look at Redis for `origin`: the answer, or null to look again. */
+  async #round (origin, url) {
+    const keys = this.#keys(origin)
+    const held = this.#copies.get(origin)
+    let reply
+    try {
+      reply = await this.#scripts.run('lookup', keys, [this.#leaseMs, this.#nowArg(), held?.version ?? ''])
+    } catch (error) {
+      return this.#redisDown(error, origin, url)
+    }
+    const [kindRaw, redisNow, versionRaw, , tokenOrLeft, data] = reply
+    if (this.#now === undefined) this.#offset = Number(redisNow) - Date.now()
+    const kind = text(kindRaw)
+    const version = text(versionRaw)
+    if (data.length > 0) this.#adopt(origin, version, data)
+    const copy = this.#copies.get(origin)
+    const now = Number(redisNow)
+    if (kind === 'fresh') {
+      this.#stats.hits += 1
+      return copy.entry.cachedAnswer(now)
+    }
+    if (kind === 'wait') {
+      if (copy !== undefined) {
+        this.#stats.stale += 1
+        return copy.entry.cachedAnswer(now)
+      }
+      this.#stats.misses += 1
+      if (this.#whenFetching === 'disallow-all') return this.#nothingYet(now)
+      await sleep(Math.min(Number(text(tokenOrLeft)), POLL_MS))
+      return null
+    }
+    this.#stats.fetches += 1
+    if (copy === undefined) this.#stats.misses += 1
+    return this.#fetchAndStore(origin, keys, text(tokenOrLeft), copy, now)
+  }
+
+  /** Fetches under the fleet's lease `token`, stores, and answers. */
+  async #fetchAndStore (origin, keys, token, copy, leaseNow) {
+    const robotsUrl = `${origin}/robots.txt`
+    const validators = copy?.entry.validators ?? { etag: null, lastModified: null }
+    const controller = new AbortController()
+    const timer = setTimeout(() => controller.abort(new DOMException(
+      `the fetch of ${robotsUrl} took longer than leaseMs (${this.#leaseMs} ms)`, 'TimeoutError')), this.#leaseMs)
+    const started = Date.now()
+    let outcome
+    try {
+      outcome = await this.#fetch(robotsUrl, {
+        origin, etag: validators.etag, lastModified: validators.lastModified, signal: controller.signal
+      })
+    } catch (error) {
+      outcome = { status: null } // a network error or a timeout (behaviour §6)
+      this.#report(error, robotsUrl, origin)
+    } finally {
+      clearTimeout(timer)
+    }
+    const now = this.#now !== undefined ? this.#now() : leaseNow + (Date.now() - started)
+    const entry = copy === undefined ? new native.Entry(this.#freshness) : native.Entry.decode(copy.bytes, this.#freshness)
+    let access
+    try {
+      access = entry.record(outcome, now)
+    } catch (error) {
+      entry.close()
+      await this.#scripts.run('abandon', [keys[1]], [token]).catch(() => {})
+      const Kind = error instanceof RangeError ? RangeError : TypeError
+      throw withCode(new Kind(`the fetch function must resolve to a FetchOutcome ({ status, body, ... }): ${error.message}`,
+        { cause: error }), error.code ?? ERR_INVALID_ARG_TYPE)
+    }
+    // The body the copy now comes from: this one, or the one kept.
+    const body = access === 'follow-rules' ? outcome.body : copy === undefined ? null : native.Entry.storedBody(copy.bytes)
+    const bytes = entry.encode(body)
+    let version = ''
+    try {
+      version = text(await this.#scripts.run('store', keys, [token, bytes, entry.dueAt, this.#keepMs]))
+    } catch (error) {
+      this.#stats.redisErrors += 1
+      this.#onRedisError?.(redisError('store', error))
+    }
+    // Refused (the lease ran out and was taken again): the answer still
+    // holds for this worker; the next look at Redis takes the fleet's.
+    this.#put(origin, { version, bytes, entry })
+    return entry.cachedAnswer(now)
+  }
+
+  #adopt (origin, version, data) {
+    const entry = native.Entry.decode(data, this.#freshness)
+    this.#put(origin, { version, bytes: data, entry })
+  }
+
+  #put (origin, copy) {
+    const old = this.#copies.get(origin)
+    if (old !== undefined && old.entry !== copy.entry) old.entry.close()
+    this.#copies.delete(origin)
+    this.#copies.set(origin, copy)
+    if (this.#copies.size > this.#capacity) {
+      const [oldest, { entry }] = this.#copies.entries().next().value
+      entry.close()
+      this.#copies.delete(oldest)
+      this.#stats.evictions += 1
+    }
+  }
+
+  /** Disallow-all, nothing known yet (behaviour §6). */
+  #nothingYet (now) {
+    const entry = new native.Entry(this.#freshness)
+    try {
+      return entry.cachedAnswer(now)
+    } finally {
+      entry.close()
+    }
+  }
+
+  /**
+   * Redis failed: fail safe. The copy this worker holds keeps answering
+   * (as an unreachable robots.txt keeps the old copy); with none, nothing
+   * is allowed. With `localFallback`, this worker fetches for itself.
+   */
+  async #redisDown (error, origin, url) {
+    this.#stats.redisErrors += 1
+    const wrapped = redisError('lookup', error)
+    try {
+      this.#onRedisError?.(wrapped)
+    } catch {}
+    if (this.#fallback !== undefined) {
+      warnFallback('SharedRobotsCache', error)
+      return this.#fallback.answerFor(url)
+    }
+    const now = this.#clock()
+    const copy = this.#copies.get(origin)
+    if (copy !== undefined) return copy.entry.cachedAnswer(now)
+    return this.#nothingYet(now)
+  }
+
+  #nowArg () {
+    return this.#now === undefined ? '' : String(Math.floor(this.#now()))
+  }
+
+  #report (error, robotsUrl, origin) {
+    if (this.#onFetchError === undefined) return
+    try {
+      this.#onFetchError(error, { robotsUrl, origin })
+    } catch {}
+  }
+}
+
+/** `promise`, or `signal.reason` as soon as `signal` aborts. */
+function abortable (promise, signal) {
+  if (signal === undefined) return promise
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then((value) => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(value)
+    }, (error) => {
+      signal.removeEventListener('abort', onAbort)
+      reject(error)
+    })
+  })
+}
+
+// ---------------------------------------------------------------------------
+// SharedPacer
+
+function hostDisabled (host) {
+  const error = withCode(new Error(
+    `host ${JSON.stringify(String(host))} is switched off: pacer.setEnabled(host, true) switches it back on`),
+  ERR_HOST_DISABLED)
+  error.host = String(host)
+  return error
+}
+
+let places = 0
+/** Tickets confirmed 'go' or voided: confirmed again, they throw. */
+const spent = new WeakSet()
+
+/**
+ * The pacer's surface over per-host pace kept in Redis for a whole fleet:
+ * slots are handed out in order across every worker, and a backoff,
+ * Retry-After or kill switch recorded by one holds back all.
+ */
+class SharedPacer {
+  #scripts
+  #prefix
+  #now
+  #options
+  #fallback
+  #onRedisError
+  /** Names this worker's in-flight places in Redis. */
+  #worker = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`
+  #closed = false
+
+  constructor (options) {
+    if (!isObject(options)) throw wrongType('options', 'an object with redis', options)
+    const { redis, prefix, now, localFallback, onRedisError, retainMs, ...pacerOptions } = options
+    this.#scripts = new Scripts(redis, 'options.redis')
+    this.#prefix = prefixOf(prefix, 'options.prefix')
+    this.#now = clockOf(now, 'options.now')
+    if (onRedisError !== undefined && typeof onRedisError !== 'function') {
+      throw wrongType('options.onRedisError', 'a function', onRedisError)
+    }
+    this.#onRedisError = onRedisError
+    if (localFallback !== undefined && typeof localFallback !== 'boolean') {
+      throw wrongType('options.localFallback', 'a boolean', localFallback)
+    }
+    // The native pacer checks the options, names and values, and says
+    // what they come to.
+    const checked = new native.Pacer(pacerOptions)
+    checked.close()
+    this.#options = [
+      pacerOptions.floorMs ?? 1000, pacerOptions.backoffCapMs ?? 600_000, pacerOptions.maxInFlight ?? 1,
+      pacerOptions.inFlightTimeoutMs ?? 120_000, positive(retainMs, 'options.retainMs', DAY_MS)
+    ]
+    if (localFallback) this.#fallback = new Pacer({ now, ...pacerOptions })
+  }
+
+  /** The next start slot for `host`: `{ host, start, generation }`, or null while switched off. */
+  async reserve (host) {
+    const key = native.pacerHost(host)
+    const [start, generation] = await this.#run('reserve', key, [])
+    if (start === -1) return null
+    return { host: key, start, generation }
+  }
+
+  /** Whether `ticket`'s request may go now: as `pacer.confirm`. */
+  async confirm (ticket) {
+    if (!isObject(ticket) || typeof ticket.host !== 'string' || !Number.isSafeInteger(ticket.start) ||
+      !Number.isSafeInteger(ticket.generation)) {
+      throw wrongType('ticket', 'a ticket from sharedPacer.reserve', ticket)
+    }
+    if (spent.has(ticket)) {
+      throw withCode(new Error('the ticket was already confirmed or voided: confirm each ticket until it says ' +
+        'go, or cancel it'), ERR_INVALID_TICKET)
+    }
+    places += 1
+    const [answer, start, generation, until] = await this.#run('confirm', ticket.host,
+      [ticket.start, ticket.generation, `${this.#worker}-${places}`])
+    ticket.start = start
+    ticket.generation = generation
+    if (answer === 1 || answer === 2) return { kind: 'wait', until, busy: answer === 2 }
+    spent.add(ticket)
+    return { kind: answer === 0 ? 'go' : 'disabled', until: null, busy: false }
+  }
+
+  /** Gives an unsent ticket's slot back, if it is the last one handed out. */
+  async cancel (ticket) {
+    if (!isObject(ticket) || typeof ticket.host !== 'string') {
+      throw wrongType('ticket', 'a ticket from sharedPacer.reserve', ticket)
+    }
+    await this.#run('cancel', ticket.host, [ticket.start, ticket.generation])
+  }
+
+  /** How a request ended: `{ status, retryAfterMs }` (status null: no response). */
+  async record (host, outcome) {
+    if (!isObject(outcome)) throw wrongType('outcome', 'an object { status, retryAfterMs }', outcome)
+    const { status, retryAfterMs } = outcome
+    if (status !== null && !(Number.isInteger(status) && status >= 100 && status <= 999)) {
+      throw wrongType('outcome.status', 'an HTTP status (100-999) or null', status)
+    }
+    if (retryAfterMs !== undefined && retryAfterMs !== null && !(Number.isFinite(retryAfterMs) && retryAfterMs >= 0)) {
+      throw wrongType('outcome.retryAfterMs', 'a number of milliseconds ≥ 0, null or undefined', retryAfterMs)
+    }
+    const retry = retryAfterMs === undefined || retryAfterMs === null ? -1 : Math.floor(retryAfterMs)
+    await this.#run('record', native.pacerHost(host), [status ?? -1, retry])
+  }
+
+  /** Sets `host`'s own pace from a crawler's rules. */
+  async setRules (host, rules) {
+    if (!(rules instanceof native.Rules)) throw wrongType('rules', 'a Rules from robots.rulesFor', rules)
+    await this.setDelay(host, { crawlDelay: rules.crawlDelay, requestRate: rules.requestRate })
+  }
+
+  /** Sets `host`'s own pace: `{ crawlDelay, requestRate }`. */
+  async setDelay (host, pace) {
+    const ms = native.paceMs(pace)
+    await this.#run('set_delay', native.pacerHost(host), [ms])
+  }
+
+  /** Switches `host` off, or back on. */
+  async setEnabled (host, enabled) {
+    if (typeof enabled !== 'boolean') throw wrongType('enabled', 'a boolean', enabled)
+    await this.#run('set_enabled', native.pacerHost(host), [enabled ? 1 : 0])
+  }
+
+  /** The gap (ms) now applied to `host`. */
+  async gapMs (host) {
+    return (await this.#run('pace_state', native.pacerHost(host), []))[0]
+  }
+
+  /** How many requests to `host` are in flight across the fleet. */
+  async inFlight (host) {
+    return (await this.#run('pace_state', native.pacerHost(host), []))[1]
+  }
+
+  /**
+   * Reserves a slot for `host`, sleeps until it and confirms it, as often
+   * as the fleet's pace says to wait; resolves with the start (epoch ms,
+   * Redis's clock) when the request may be sent. Then send it and
+   * `record` how it went.
+   */
+  async wait (host, options) {
+    const signal = signalOf(options)
+    if (signal?.aborted) throw signal.reason
+    if (this.#fallback !== undefined && this.#down) return this.#fallbackWait(host, signal)
+    let ticket
+    try {
+      ticket = await this.reserve(host)
+    } catch (error) {
+      if (this.#fallback !== undefined && error.code === ERR_REDIS) return this.#fallbackWait(host, signal)
+      throw error
+    }
+    if (ticket === null) throw hostDisabled(host)
+    try {
+      let until = ticket.start
+      for (;;) {
+        await sleep(until - this.#clock(), signal)
+        const got = await this.confirm(ticket)
+        if (got.kind === 'go') return this.#clock()
+        if (got.kind === 'disabled') throw hostDisabled(host)
+        until = got.busy ? Math.min(got.until, this.#clock() + POLL_MS) : got.until
+      }
+    } catch (error) {
+      if (error.code !== ERR_HOST_DISABLED) await this.cancel(ticket).catch(() => {})
+      throw error
+    }
+  }
+
+  close () {
+    if (this.#closed) return
+    this.#closed = true
+    this.#fallback?.close()
+  }
+
+  [Symbol.dispose] () {
+    SharedPacer.prototype.close.call(this)
+  }
+
+  #down = false
+  #offset = 0
+
+  #clock () {
+    return this.#now !== undefined ? this.#now() : Date.now() + this.#offset
+  }
+
+  async #fallbackWait (host, signal) {
+    warnFallback('SharedPacer', new Error('see the last onRedisError'))
+    return this.#fallback.wait(host, { signal })
+  }
+
+  /** Runs pace script `name` for host key `key`; integers back. */
+  async #run (name, key, args) {
+    if (this.#closed) throw closedError('SharedPacer')
+    const keys = [`${this.#prefix}pace:{${key}}`, `${this.#prefix}flight:{${key}}`]
+    let reply
+    try {
+      reply = await this.#scripts.run(name, keys, [...this.#options, this.#nowArg(), ...args])
+    } catch (error) {
+      this.#down = true
+      const wrapped = redisError(name, error)
+      try {
+        this.#onRedisError?.(wrapped)
+      } catch {}
+      throw wrapped
+    }
+    this.#down = false
+    const values = Array.isArray(reply) ? reply.map(Number) : [Number(reply)]
+    // reserve and confirm end with Redis's now: keep our clock on it.
+    if (this.#now === undefined && (name === 'reserve' || name === 'confirm')) this.#offset = values.at(-1) - Date.now()
+    return values
+  }
+
+  #nowArg () {
+    return this.#now === undefined ? '' : String(Math.floor(this.#now()))
+  }
+}
+
+module.exports = { SharedRobotsCache, SharedPacer }
