@@ -1946,6 +1946,59 @@ robotstxt_status robotstxt_fleet_script(const uint8_t *name,
                                         struct robotstxt_str *source_out);
 
 /**
+ * Writes to `*rules_out` the rules for the crawler whose product token is
+ * `(token, token_len)` under what `entry` answers at `now_ms`: the copy's
+ * own, or rules that allow or disallow everything and say why
+ * (`robotstxt_rules_blanket`, `robotstxt_rules_retry_at`), as
+ * `robotstxt_cache_lookup` gives them. On success the caller owns
+ * `*rules_out` and frees it with `robotstxt_rules_free`. An invalid token
+ * gives `ROBOTSTXT_STATUS_INVALID_TOKEN`, whatever the answer.
+ *
+ * # Safety
+ * `entry` must be a live handle; `(token, token_len)` readable;
+ * `rules_out` writable.
+ */
+robotstxt_status robotstxt_entry_rules_for(const struct robotstxt_entry *entry,
+                                           uint64_t now_ms,
+                                           const uint8_t *token,
+                                           size_t token_len,
+                                           struct robotstxt_rules **rules_out);
+
+/**
+ * Writes into `(out, out_cap)` the origin whose `/robots.txt` governs
+ * `(url, url_len)`, `scheme://host[:port]` as `robotstxt_cache_lookup`
+ * keys it (what a fleet's store keys a copy by), and its length into
+ * `*len_out`; `ROBOTSTXT_STATUS_BUFFER_TOO_SMALL` as
+ * `robotstxt_entry_encode` (a buffer of 1,100 bytes always does). A URL
+ * the cache refuses gives `ROBOTSTXT_STATUS_INVALID_URL`.
+ *
+ * # Safety
+ * `(url, url_len)` readable; `out` NULL or writable for `out_cap` bytes;
+ * `len_out` writable.
+ */
+robotstxt_status robotstxt_robots_origin(const uint8_t *url,
+                                         size_t url_len,
+                                         uint8_t *out,
+                                         size_t out_cap,
+                                         size_t *len_out);
+
+/**
+ * Writes into `(out, out_cap)` the key a pacer tracks `(host, host_len)`
+ * by (ASCII letters lower-cased: what a fleet's store keys a host's pace
+ * by), and its length into `*len_out`; never longer than the host. An
+ * empty or over-long host gives `ROBOTSTXT_STATUS_INVALID_HOST`.
+ *
+ * # Safety
+ * `(host, host_len)` readable; `out` NULL or writable for `out_cap`
+ * bytes; `len_out` writable.
+ */
+robotstxt_status robotstxt_pacer_host(const uint8_t *host,
+                                      size_t host_len,
+                                      uint8_t *out,
+                                      size_t out_cap,
+                                      size_t *len_out);
+
+/**
  * The default cache options: 10,000 origins, 60 s leases, the default
  * freshness policy.
  */

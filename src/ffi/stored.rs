@@ -1,12 +1,13 @@
-//! A fleet's shared store from C: an entry as bytes and back, and the Lua
-//! scripts that run each shared step in Redis. The C caller brings its
-//! own Redis client.
+//! A fleet's shared store from C: an entry as bytes and back, its rules,
+//! the keys (origin, host), and the Lua scripts that run each shared step
+//! in Redis. The C caller brings its own Redis client.
 
 use super::entry::{robotstxt_entry, robotstxt_freshness_policy};
+use super::rules::robotstxt_rules;
 use super::status::{
     robotstxt_status, Failure, ROBOTSTXT_STATUS_BUFFER_TOO_SMALL, ROBOTSTXT_STATUS_INVALID_ARGUMENT,
 };
-use super::{bytes, guard, handle, into_handle, robotstxt_str, Out};
+use super::{bytes, guard, handle, into_handle, robotstxt_str, Out, Outcome};
 use crate::Entry;
 
 /// Encodes `entry` for a shared store (see `robotstxt_entry_decode`) into
@@ -142,5 +143,120 @@ pub unsafe extern "C" fn robotstxt_fleet_script(
         // SAFETY: writable per the contract.
         unsafe { out.put(robotstxt_str::borrow(source.as_bytes())) };
         Ok(())
+    })
+}
+
+/// Writes to `*rules_out` the rules for the crawler whose product token is
+/// `(token, token_len)` under what `entry` answers at `now_ms`: the copy's
+/// own, or rules that allow or disallow everything and say why
+/// (`robotstxt_rules_blanket`, `robotstxt_rules_retry_at`), as
+/// `robotstxt_cache_lookup` gives them. On success the caller owns
+/// `*rules_out` and frees it with `robotstxt_rules_free`. An invalid token
+/// gives `ROBOTSTXT_STATUS_INVALID_TOKEN`, whatever the answer.
+///
+/// # Safety
+/// `entry` must be a live handle; `(token, token_len)` readable;
+/// `rules_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_entry_rules_for(
+    entry: *const robotstxt_entry,
+    now_ms: u64,
+    token: *const u8,
+    token_len: usize,
+    rules_out: *mut *mut robotstxt_rules,
+) -> robotstxt_status {
+    guard("robotstxt_entry_rules_for", || {
+        // SAFETY: per the contract above.
+        let (entry, token) =
+            unsafe { (handle(entry, "entry")?, bytes(token, token_len, "token")?) };
+        let out = Out::new(rules_out, "rules_out")?;
+        let profile = entry.policy.parse.profile();
+        let rules = entry
+            .entry
+            .cached(now_ms, &entry.policy)
+            .rules_for(profile, token)?
+            .with_retry_at(entry.entry.retry_at());
+        // SAFETY: writable per the contract.
+        unsafe { out.put(into_handle(robotstxt_rules { rules })) };
+        Ok(())
+    })
+}
+
+/// Copies `text` into `(out, out_cap)` and its length into `*len_out`, or
+/// says how long a buffer it needs.
+///
+/// # Safety
+/// `out` NULL or writable for `out_cap` bytes; `len_out` writable.
+unsafe fn put_text(text: &[u8], out: *mut u8, out_cap: usize, len_out: Out<usize>) -> Outcome {
+    // SAFETY: writable per the contract.
+    unsafe { len_out.put(text.len()) };
+    if text.len() > out_cap || (out.is_null() && !text.is_empty()) {
+        return Err(Failure::new(
+            ROBOTSTXT_STATUS_BUFFER_TOO_SMALL,
+            format!(
+                "the text takes {} bytes and out holds {out_cap}: call again with a buffer of \
+                 *len_out bytes",
+                text.len()
+            ),
+        ));
+    }
+    if !text.is_empty() {
+        // SAFETY: `out` is writable for `out_cap` ≥ `text.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), out, text.len()) };
+    }
+    Ok(())
+}
+
+/// Writes into `(out, out_cap)` the origin whose `/robots.txt` governs
+/// `(url, url_len)`, `scheme://host[:port]` as `robotstxt_cache_lookup`
+/// keys it (what a fleet's store keys a copy by), and its length into
+/// `*len_out`; `ROBOTSTXT_STATUS_BUFFER_TOO_SMALL` as
+/// `robotstxt_entry_encode` (a buffer of 1,100 bytes always does). A URL
+/// the cache refuses gives `ROBOTSTXT_STATUS_INVALID_URL`.
+///
+/// # Safety
+/// `(url, url_len)` readable; `out` NULL or writable for `out_cap` bytes;
+/// `len_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_robots_origin(
+    url: *const u8,
+    url_len: usize,
+    out: *mut u8,
+    out_cap: usize,
+    len_out: *mut usize,
+) -> robotstxt_status {
+    guard("robotstxt_robots_origin", || {
+        // SAFETY: per the contract above.
+        let url = unsafe { bytes(url, url_len, "url")? };
+        let len_out = Out::new(len_out, "len_out")?;
+        let origin = crate::robots_origin(url)?;
+        // SAFETY: per the contract above.
+        unsafe { put_text(origin.as_bytes(), out, out_cap, len_out) }
+    })
+}
+
+/// Writes into `(out, out_cap)` the key a pacer tracks `(host, host_len)`
+/// by (ASCII letters lower-cased: what a fleet's store keys a host's pace
+/// by), and its length into `*len_out`; never longer than the host. An
+/// empty or over-long host gives `ROBOTSTXT_STATUS_INVALID_HOST`.
+///
+/// # Safety
+/// `(host, host_len)` readable; `out` NULL or writable for `out_cap`
+/// bytes; `len_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_pacer_host(
+    host: *const u8,
+    host_len: usize,
+    out: *mut u8,
+    out_cap: usize,
+    len_out: *mut usize,
+) -> robotstxt_status {
+    guard("robotstxt_pacer_host", || {
+        // SAFETY: per the contract above.
+        let host = unsafe { bytes(host, host_len, "host")? };
+        let len_out = Out::new(len_out, "len_out")?;
+        let key = crate::pacer_host(host)?;
+        // SAFETY: per the contract above.
+        unsafe { put_text(key.as_bytes(), out, out_cap, len_out) }
     })
 }

@@ -969,6 +969,42 @@ static bool test_stored_copy(void) {
                        ROBOTSTXT_STATUS_INVALID_ARGUMENT);
     ok &= CHECK(strstr(last_error(), "lookup, store") != NULL);
 
+    /* The rules for a token under the entry's answer, blanket ones too. */
+    {
+        robotstxt_rules *rules = NULL;
+        robotstxt_entry *gone = NULL;
+        robotstxt_fetch missing = {0};
+        char key[64];
+        size_t key_len = 0;
+        ok &= OK(robotstxt_entry_rules_for(entry, 2000, (const uint8_t *)"ExampleBot", 10, &rules));
+        ok &= CHECK(rules != NULL && !allowed(rules, "/x") && allowed(rules, "/y"));
+        robotstxt_rules_free(rules);
+        ok &= CHECK_STATUS(robotstxt_entry_rules_for(entry, 2000, (const uint8_t *)"Bad Bot/1", 9, &rules),
+                           ROBOTSTXT_STATUS_INVALID_TOKEN);
+        ok &= OK(robotstxt_entry_new(&policy, &gone));
+        missing.http_status = 503;
+        ok &= OK(robotstxt_entry_record(gone, 0, &missing, NULL));
+        rules = NULL;
+        ok &= OK(robotstxt_entry_rules_for(gone, 1, (const uint8_t *)"ExampleBot", 10, &rules));
+        ok &= CHECK(rules != NULL && !allowed(rules, "/anything"));
+        robotstxt_rules_free(rules);
+        robotstxt_entry_free(gone);
+
+        ok &= OK(robotstxt_robots_origin((const uint8_t *)"HTTPS://Shop.Test:443/a?b", 25, (uint8_t *)key,
+                                         sizeof key, &key_len));
+        ok &= CHECK(text_is((const uint8_t *)key, key_len, "https://shop.test"));
+        ok &= CHECK_STATUS(robotstxt_robots_origin((const uint8_t *)"https://shop.test/", 18, NULL, 0, &key_len),
+                           ROBOTSTXT_STATUS_BUFFER_TOO_SMALL);
+        ok &= CHECK(key_len == 17);
+        ok &= CHECK_STATUS(robotstxt_robots_origin((const uint8_t *)"ftp://x/", 8, (uint8_t *)key, sizeof key,
+                                                   &key_len),
+                           ROBOTSTXT_STATUS_INVALID_URL);
+        ok &= OK(robotstxt_pacer_host((const uint8_t *)"Shop.TEST", 9, (uint8_t *)key, sizeof key, &key_len));
+        ok &= CHECK(text_is((const uint8_t *)key, key_len, "shop.test"));
+        ok &= CHECK_STATUS(robotstxt_pacer_host((const uint8_t *)"", 0, (uint8_t *)key, sizeof key, &key_len),
+                           ROBOTSTXT_STATUS_INVALID_HOST);
+    }
+
     robotstxt_entry_free(entry);
     free(bytes);
     return ok;
