@@ -31,7 +31,7 @@ rust-lint:
 
 # The fleet tests start their own Redis servers (mk/redis.mk).
 rust-test:
-	ROBOTSTXT_REDIS_SERVER=$(REDIS_SERVER) $(CARGO) test --release
+	$(CARGO) test --release
 
 # The unit tests of the modules with unsafe code that Miri can run, under
 # Miri, which stops at undefined behaviour (a misaligned or out-of-bounds

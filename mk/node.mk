@@ -47,7 +47,7 @@ $(NODE_EXAMPLE_STAMP): $(NODE_EXAMPLE)/package.json $(NODE_EXAMPLE)/package-lock
 # the polite crawler example against its local servers.
 node-test: node-build node-generated-check node-lint $(NODE_EXAMPLE_STAMP)
 	$(CARGO) test -p robotstxt-node --lib
-	cd $(NODE_DIR) && ROBOTSTXT_REDIS_SERVER=$(REDIS_SERVER) $(NPM) test
+	cd $(NODE_DIR) && $(NPM) test
 	cd $(NODE_EXAMPLE) && $(NODE) --test polite-crawler.test.mjs
 
 # Parse throughput and checks per second against robots-parser, on

@@ -28,5 +28,6 @@ $(REDIS_SERVER): mk/redis.mk
 
 redis: $(REDIS_SERVER)
 
-# The suites that start servers.
-rust-test node-test: $(REDIS_SERVER)
+# The suites that start servers find it so.
+export ROBOTSTXT_REDIS_SERVER := $(REDIS_SERVER)
+rust-test node-test go-test python-test: $(REDIS_SERVER)
