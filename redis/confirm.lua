@@ -1,13 +1,14 @@
 -- Whether a slot's request may be sent now (HostPace::confirm).
 -- KEYS: pace, flight. ARGV: the pace options (5), now (or ''), the slot's
--- start and generation, and a name for the request's in-flight place.
+-- start and generation, a name for the request's in-flight place, and
+-- optionally the delay the worker last set for the host (see load_pace).
 -- Returns {answer, start, generation, until, now}: answer 0 go (until:
 -- now), 1 wait until, 2 wait until (busy: the in-flight limit), 3
 -- switched off (until: now).
 local o = pace_options(ARGV)
 local now = clock(ARGV[6])
 local start, gen = tonumber(ARGV[7]), tonumber(ARGV[8])
-local s = load_pace(KEYS[1])
+local s = load_pace(KEYS[1], ARGV[10])
 if s.off then return { 3, start, gen, now, now } end
 if gen ~= s.gen then
   start = math.max(s.next, now, earliest(s, o))

@@ -21,13 +21,18 @@ local function pace_options(argv)
   }
 end
 
-local function load_pace(key)
+-- A host's state; `known` is the delay (ms) the worker last set for the
+-- host, or nil: a host Redis holds nothing of (expired, or lost in a
+-- restart) starts from it, so that its crawl delay survives.
+local function load_pace(key, known)
   local v = redis.call('HMGET', key, 'next', 'last', 'nb', 'delay', 'factor', 'off', 'gen')
-  return {
+  local s = {
     next = tonumber(v[1]) or 0, last = tonumber(v[2]), nb = tonumber(v[3]) or 0,
     delay = tonumber(v[4]) or 0, factor = tonumber(v[5]) or 1, off = v[6] == '1',
     gen = tonumber(v[7]) or 0
   }
+  if not v[7] and known ~= nil and known ~= '' then s.delay = tonumber(known) end
+  return s
 end
 
 local function gap(s, o)

@@ -3,11 +3,12 @@
 -- the Retry-After and a gap after now, and voids the slots handed out;
 -- any other answer halves the backoff.
 -- KEYS: pace, flight. ARGV: the pace options (5), now (or ''), status
--- (-1: no response), Retry-After in ms (-1: none). Returns the gap.
+-- (-1: no response), Retry-After in ms (-1: none), and optionally the
+-- delay the worker last set for the host (see load_pace). Returns the gap.
 local o = pace_options(ARGV)
 local now = clock(ARGV[6])
 local status, retry_after = tonumber(ARGV[7]), tonumber(ARGV[8])
-local s = load_pace(KEYS[1])
+local s = load_pace(KEYS[1], ARGV[9])
 redis.call('ZPOPMIN', KEYS[2])
 if status == 429 or (status >= 500 and status <= 599) then
   s.factor = math.min(s.factor * 2, MAX_FACTOR)

@@ -294,6 +294,25 @@ describe('SharedPacer', () => {
     assert.equal(await one.inFlight('b.test'), 0)
   })
 
+  test('a crawl delay outlives the pace Redis lost: the worker that set it seeds it again', async () => {
+    const p = prefix()
+    const admin = client()
+    const [one, two] = [1, 2].map(() => new SharedPacer({ redis: client(), prefix: p, floorMs: 0 }))
+    await one.setDelay('d.test', { crawlDelay: 0.25 })
+    const keys = await admin.keys(`${p}*`)
+    assert.ok(keys.length > 0)
+    await admin.del(...keys) // as a restart with empty memory would
+    const first = await one.reserve('d.test')
+    const second = await two.reserve('d.test')
+    assert.equal(second.start - first.start, 250)
+    assert.equal(await two.gapMs('d.test'), 250)
+    // A worker that never set it has nothing to seed: the floor.
+    await admin.del(...(await admin.keys(`${p}*`)))
+    const a = await two.reserve('d.test')
+    const b = await two.reserve('d.test')
+    assert.equal(b.start - a.start, 0)
+  })
+
   test('bad arguments', async () => {
     const pacer = new SharedPacer({ redis: client(), prefix: prefix() })
     assert.throws(() => new SharedPacer({ redis: client(), floorMs: -1 }), RangeError)

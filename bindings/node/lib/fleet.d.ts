@@ -113,7 +113,9 @@ export interface SharedTicket {
  * fleet: slots are handed out in order across every worker, and a backoff,
  * `Retry-After` or kill switch recorded by one worker holds back all. A
  * worker that dies with a request in flight frees its place after
- * `inFlightTimeoutMs`.
+ * `inFlightTimeoutMs`. Each worker remembers the delays it set: a host
+ * whose pace Redis lost (a restart with empty memory, or expiry) starts
+ * again from the delay of the first worker to ask.
  *
  * Redis unreachable: every call rejects (`ERR_ROBOTSTXT_REDIS`): no slot,
  * no request. With `localFallback`, `wait` paces by this worker's own

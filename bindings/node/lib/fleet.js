@@ -483,6 +483,11 @@ class SharedPacer {
   #options
   #fallback
   #onRedisError
+  /**
+   * Host → the delay (ms) this worker last set: a host whose state Redis
+   * lost (a restart, or expiry) starts from it again (load_pace).
+   */
+  #delays = new Map()
   /** Names this worker's in-flight places in Redis. */
   #worker = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`
   #closed = false
@@ -514,7 +519,7 @@ class SharedPacer {
   /** The next start slot for `host`: `{ host, start, generation }`, or null while switched off. */
   async reserve (host) {
     const key = native.pacerHost(host)
-    const [start, generation] = await this.#run('reserve', key, [])
+    const [start, generation] = await this.#run('reserve', key, [this.#known(key)])
     if (start === -1) return null
     return { host: key, start, generation }
   }
@@ -531,7 +536,7 @@ class SharedPacer {
     }
     places += 1
     const [answer, start, generation, until] = await this.#run('confirm', ticket.host,
-      [ticket.start, ticket.generation, `${this.#worker}-${places}`])
+      [ticket.start, ticket.generation, `${this.#worker}-${places}`, this.#known(ticket.host)])
     ticket.start = start
     ticket.generation = generation
     if (answer === 1 || answer === 2) return { kind: 'wait', until, busy: answer === 2 }
@@ -558,7 +563,8 @@ class SharedPacer {
       throw wrongType('outcome.retryAfterMs', 'a number of milliseconds ≥ 0, null or undefined', retryAfterMs)
     }
     const retry = retryAfterMs === undefined || retryAfterMs === null ? -1 : Math.floor(retryAfterMs)
-    await this.#run('record', native.pacerHost(host), [status ?? -1, retry])
+    const key = native.pacerHost(host)
+    await this.#run('record', key, [status ?? -1, retry, this.#known(key)])
   }
 
   /** Sets `host`'s own pace from a crawler's rules. */
@@ -570,13 +576,16 @@ class SharedPacer {
   /** Sets `host`'s own pace: `{ crawlDelay, requestRate }`. */
   async setDelay (host, pace) {
     const ms = native.paceMs(pace)
-    await this.#run('set_delay', native.pacerHost(host), [ms])
+    const key = native.pacerHost(host)
+    await this.#run('set_delay', key, [ms])
+    this.#delays.set(key, ms)
   }
 
   /** Switches `host` off, or back on. */
   async setEnabled (host, enabled) {
     if (typeof enabled !== 'boolean') throw wrongType('enabled', 'a boolean', enabled)
-    await this.#run('set_enabled', native.pacerHost(host), [enabled ? 1 : 0])
+    const key = native.pacerHost(host)
+    await this.#run('set_enabled', key, [enabled ? 1 : 0, this.#known(key)])
   }
 
   /** The gap (ms) now applied to `host`. */
@@ -668,6 +677,10 @@ class SharedPacer {
 
   #nowArg () {
     return this.#now === undefined ? '' : String(Math.floor(this.#now()))
+  }
+
+  #known (key) {
+    return this.#delays.get(key) ?? ''
   }
 }
 
