@@ -2,7 +2,8 @@
 # release tags and pushes to github.com/robotstxt-engine/robotstxt-go: the
 # package's sources with the tests that need neither the network nor the
 # repository, include/robotstxt.h, this platform's librobotstxt.a stripped
-# of debug information and bitcode, a go.mod that requires nothing,
+# of debug information and bitcode, a go.mod that requires only go-redis
+# (for the fleet's shared cache and pacer) and what it needs,
 # README.md (the Go section of README.md) and the licences. dist-test-go
 # then uses it from a temporary folder, without Rust (tools/dist/test-go.sh).
 
@@ -37,6 +38,11 @@ dist-go: c-lib
 	strip --strip-debug $(DIST_GO_STRIP_BITCODE) -o $(DIST_GO_LIB) $(C_LIB_A)
 	printf 'module github.com/robotstxt-engine/robotstxt-go\n\ngo %s\n' \
 		"$$(sed -n 's/^go //p' $(GO_DIR)/go.mod)" > $(DIST_GO)/go.mod
+	@# The fleet's shared cache and pacer need go-redis, at the binding's
+	@# version; tidy adds what it needs in turn.
+	cd $(DIST_GO) && $(GO) mod edit \
+		-require=github.com/redis/go-redis/v9@$$(sed -n 's|^\s*github.com/redis/go-redis/v9 ||p' $(abspath $(GO_DIR))/go.mod) \
+		&& GOFLAGS=-mod=mod $(GO) mod tidy
 	cp LICENSE-MIT LICENSE-APACHE $(DIST_GO)/
 	@{ printf '# robotstxt for Go\n\nThe Go binding of robotstxt, a robots.txt engine, built by `make dist-go`\n'; \
 		printf 'from [the robotstxt repository](%s): the make steps and paths below are its own.\n' \

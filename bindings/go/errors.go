@@ -39,7 +39,8 @@ var (
 	// that ran out while a newer lease of its origin stored a copy (a late
 	// answer never replaces a newer one).
 	ErrInvalidLease = errors.New("robotstxt: invalid lease")
-	// ErrClosed: a lease stored or abandoned after its Cache was closed.
+	// ErrClosed: a lease stored or abandoned after its Cache was closed,
+	// or a SharedRobotsCache or SharedPacer used after Close.
 	ErrClosed = errors.New("robotstxt: cache closed")
 	// ErrInvalidTicket: a pacer ticket confirmed again after it was told
 	// go or disabled, or confirmed with another pacer.
@@ -55,6 +56,15 @@ var (
 	// Preferences.WithHeader that is not an RFC 9651 Dictionary, or is
 	// empty; it states nothing. The message says which.
 	ErrInvalidField = errors.New("robotstxt: invalid Content-Usage field")
+	// ErrInvalidCopy: bytes given to DecodeEntry or StoredBody that are not
+	// a whole, intact stored copy (damaged, cut short, or not one at all).
+	ErrInvalidCopy = errors.New("robotstxt: invalid stored copy")
+	// ErrCopyVersion: a stored copy in a format this library does not
+	// read: a newer library wrote it.
+	ErrCopyVersion = errors.New("robotstxt: stored copy of another format version")
+	// ErrBodyMismatch: Entry.Encode given another body than the one the
+	// entry's copy was parsed from.
+	ErrBodyMismatch = errors.New("robotstxt: body mismatch")
 )
 
 // TokenError is the error for a crawler name that is not a product token
@@ -77,7 +87,8 @@ func (e *TokenError) Is(target error) bool { return target == ErrInvalidToken }
 // Error is any other error a caller can cause: a bad option, an empty token
 // list, a URL the cache cannot key, a host the pacer cannot key, a lease
 // used twice, a ticket confirmed after it was spent, a full pacer, a
-// Content-Usage field that states nothing.
+// Content-Usage field that states nothing, a stored copy that cannot be
+// read or encoded.
 // errors.Is(err, Kind) holds for its Kind.
 type Error struct {
 	// Kind is one of the Err* values above other than ErrInvalidToken.
@@ -141,6 +152,12 @@ func failure(op string, status C.robotstxt_status, e C.go_err, token string) err
 		kind = ErrPacerFull
 	case C.ROBOTSTXT_STATUS_INVALID_FIELD:
 		kind = ErrInvalidField
+	case C.ROBOTSTXT_STATUS_INVALID_COPY:
+		kind = ErrInvalidCopy
+	case C.ROBOTSTXT_STATUS_COPY_VERSION:
+		kind = ErrCopyVersion
+	case C.ROBOTSTXT_STATUS_BODY_MISMATCH:
+		kind = ErrBodyMismatch
 	default:
 		panic(fmt.Sprintf("robotstxt: %s failed: %s (status %d): %s; this is a bug, please report it",
 			op, statusMessage(status), uint32(status), msg))

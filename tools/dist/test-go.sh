@@ -36,7 +36,8 @@ for word in $info; do
 	esac
 done
 
-# go.mod is tidy: the shipped package and tests need no other module.
+# go.mod is tidy: the shipped package and tests need no other module than
+# those it names (go-redis, for the fleet), all in the module cache.
 (cd "$dist" && run "$go" mod tidy -diff)
 
 run "$go" vet ./... "$mod/..."
