@@ -4,9 +4,11 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use crate::args::{self, Freshness, OutcomeArgs};
 use crate::errors::OrRaise;
+use crate::fleet;
 use crate::robots::{Robots, PARSE_WITHOUT_GIL};
 use crate::rules::{Blanket, Rules};
 use crate::text;
@@ -226,6 +228,14 @@ impl Entry {
     fn lock(&self) -> MutexGuard<'_, robotstxt::Entry> {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// An entry over a core entry (one decoded from a stored copy).
+    pub fn from_core(entry: robotstxt::Entry, policy: robotstxt::FreshnessPolicy) -> Entry {
+        Entry {
+            inner: Mutex::new(entry),
+            policy,
+        }
+    }
 }
 
 #[pymethods]
@@ -351,26 +361,89 @@ impl Entry {
 
     /// What answers at `now`: the copy, kept while the file is
     /// unreachable, or disallow-all with none; past the unreachable limit,
-    /// as after_limit says.
+    /// as after_limit says. The same Answer as Cache.lookup gives (with
+    /// retry_at after a failed fetch).
     #[pyo3(signature = (*, now = None))]
     fn answer(&self, now: Option<&Bound<'_, PyAny>>) -> PyResult<Answer> {
         let now = args::now(now)?;
         let entry = self.lock();
-        let cause = entry.cause(now, &self.policy);
-        let core = match entry.answer(now, &self.policy) {
-            robotstxt::Answer::Rules(robots) => robotstxt::Cached::Rules(robots.clone()),
-            robotstxt::Answer::AllowAll => {
-                robotstxt::Cached::AllowAll(cause.unwrap_or(robotstxt::Cause::NotFetched))
-            }
-            robotstxt::Answer::DisallowAll => {
-                robotstxt::Cached::DisallowAll(cause.unwrap_or(robotstxt::Cause::NotFetched))
-            }
-        };
         Ok(Answer::new(
-            core,
+            entry.cached(now, &self.policy),
             self.policy.parse.profile(),
             entry.retry_at(),
         ))
+    }
+
+    /// This entry as bytes for a store that a fleet of crawlers shares
+    /// (Entry.decode reads them back): versioned and checksummed, with the
+    /// body, the outcome, the freshness times, the validators and the
+    /// failures. `body` is the body the entry's parsed copy came from: the
+    /// 2xx body of the fetch that stored it (str, bytes, bytearray or
+    /// memoryview, as record took it), or Entry.stored_body of the bytes
+    /// this entry was decoded from. It is not read when the copy is not
+    /// parsed rules (a 404, a 503, no copy): then it may be left out.
+    ///
+    /// Raises BodyMismatchError for another body than the copy's,
+    /// ArgumentTypeError for a body that is not text.
+    #[pyo3(signature = (body = None))]
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        body: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        fleet::encode(py, &self.lock(), body)
+    }
+
+    /// The entry Entry.encode wrote, its body parsed with the options given
+    /// (those of Entry(): fresh_for_ms, retry_ms, unreachable_limit_ms,
+    /// after_limit, policy, profile, parse_limit, typos). `data` is bytes,
+    /// bytearray or memoryview, never str. Cost: a parse, for parsed rules
+    /// (without the GIL when large).
+    ///
+    /// Raises InvalidCopyError for damaged, cut or foreign bytes,
+    /// CopyVersionError (an InvalidCopyError) for a newer format,
+    /// ArgumentTypeError for data that is not bytes.
+    #[staticmethod]
+    #[pyo3(signature = (data, /, *, fresh_for_ms = None, retry_ms = None, unreachable_limit_ms = None, after_limit = None, policy = None, profile = None, parse_limit = None, typos = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn decode(
+        py: Python<'_>,
+        data: &Bound<'_, PyAny>,
+        fresh_for_ms: Option<&Bound<'_, PyAny>>,
+        retry_ms: Option<&Bound<'_, PyAny>>,
+        unreachable_limit_ms: Option<&Bound<'_, PyAny>>,
+        after_limit: Option<&Bound<'_, PyAny>>,
+        policy: Option<&Bound<'_, PyAny>>,
+        profile: Option<&Bound<'_, PyAny>>,
+        parse_limit: Option<&Bound<'_, PyAny>>,
+        typos: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Entry> {
+        let policy = Freshness {
+            fresh_for_ms,
+            retry_ms,
+            unreachable_limit_ms,
+            after_limit,
+            policy,
+            profile,
+            parse_limit,
+            typos,
+        }
+        .policy()?;
+        let entry = fleet::decode(py, data, &policy)?;
+        Ok(Entry::from_core(entry, policy))
+    }
+
+    /// The body that bytes from Entry.encode carry (empty when the copy is
+    /// not parsed rules), unparsed: what to pass to encode again after
+    /// recording a failed refresh into the decoded entry.
+    ///
+    /// Raises as Entry.decode.
+    #[staticmethod]
+    fn stored_body<'py>(
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        fleet::stored_body(py, data)
     }
 
     fn __repr__(&self) -> String {

@@ -26,6 +26,10 @@ pub enum Kind {
     PacerFull,
     HostDisabled,
     InvalidStatement,
+    InvalidCopy,
+    CopyVersion,
+    BodyMismatch,
+    Redis,
 }
 
 #[derive(Clone, Copy)]
@@ -33,10 +37,12 @@ enum Builtin {
     Value,
     Type,
     Runtime,
+    /// A subclass of an earlier kind (and so of its built-in).
+    Of(Kind),
 }
 
 /// Name, built-in base and docstring of each kind, in `Kind` order.
-const CLASSES: [(Kind, &str, Builtin, &str); 16] = [
+const CLASSES: [(Kind, &str, Builtin, &str); 20] = [
     (
         Kind::InvalidToken,
         "InvalidTokenError",
@@ -148,6 +154,42 @@ const CLASSES: [(Kind, &str, Builtin, &str); 16] = [
          Dictionary (lower-case keys, `key=value` members split by commas), or \
          empty. `reason` is \"syntax\" or \"empty\".",
     ),
+    (
+        Kind::InvalidCopy,
+        "InvalidCopyError",
+        Builtin::Value,
+        "Bytes given to Entry.decode or Entry.stored_body that are not a whole, \
+         intact stored copy (Entry.encode writes them): cut short, damaged, or \
+         not a copy at all. A damaged copy is best dropped and fetched again. \
+         `reason` says what is wrong.",
+    ),
+    (
+        Kind::CopyVersion,
+        "CopyVersionError",
+        Builtin::Of(Kind::InvalidCopy),
+        "A stored copy in a format version this library does not read: a newer \
+         library wrote it; upgrade every process that shares the store. \
+         `version` is the copy's, `supported` the one this library reads.",
+    ),
+    (
+        Kind::BodyMismatch,
+        "BodyMismatchError",
+        Builtin::Value,
+        "Entry.encode was given another body than the one its parsed copy came \
+         from: pass the 2xx body of the fetch that stored the copy, or \
+         Entry.stored_body of the bytes it was decoded from. `expected` is the \
+         length of the body the copy came from (the part parsed), `given` the \
+         length of the body passed.",
+    ),
+    (
+        Kind::Redis,
+        "RedisError",
+        Builtin::Runtime,
+        "A Redis call of robotstxt.fleet's SharedRobotsCache or SharedPacer \
+         failed (the server unreachable, a script refused): no slot, no \
+         request. `step` names the step (a fleet script, such as \"reserve\"); \
+         __cause__ is the Redis client's own exception.",
+    ),
 ];
 
 /// `robotstxt.Error`, then one class per `Kind`, in `CLASSES` order.
@@ -172,6 +214,17 @@ fn make_types(py: Python<'_>) -> PyResult<Vec<Py<PyType>>> {
             Builtin::Value => py.get_type::<PyValueError>(),
             Builtin::Type => py.get_type::<PyTypeError>(),
             Builtin::Runtime => py.get_type::<PyRuntimeError>(),
+            Builtin::Of(parent) => {
+                debug_assert!((*parent as usize) < i, "a parent comes first");
+                let parent = types[*parent as usize + 1].bind(py).clone();
+                let bases = PyTuple::new(py, [parent])?;
+                let dict = PyDict::new(py);
+                dict.set_item("__doc__", *doc)?;
+                dict.set_item("__module__", "robotstxt")?;
+                let class = type_of.call1((*name, bases, dict))?.cast_into::<PyType>()?;
+                types.push(class.unbind());
+                continue;
+            }
         };
         let bases = PyTuple::new(py, [base.bind(py).clone(), builtin])?;
         let dict = PyDict::new(py);
@@ -222,6 +275,28 @@ pub fn with_attribute(
     made.unwrap_or_else(|e| e)
 }
 
+/// An exception of `kind` with `message` and whole-number attributes,
+/// such as the lengths of a body mismatch.
+pub fn with_numbers(
+    py: Python<'_>,
+    kind: Kind,
+    message: String,
+    text: Option<(&str, &str)>,
+    numbers: &[(&str, u64)],
+) -> PyErr {
+    let made = (|| -> PyResult<PyErr> {
+        let value = class(py, kind)?.call1((message,))?;
+        if let Some((name, text)) = text {
+            value.setattr(name, text)?;
+        }
+        for (name, number) in numbers {
+            value.setattr(*name, *number)?;
+        }
+        Ok(PyErr::from_value(value))
+    })();
+    made.unwrap_or_else(|e| e)
+}
+
 /// The exception for a core error, with the core's message.
 pub fn core(py: Python<'_>, error: &robotstxt::Error) -> PyErr {
     use robotstxt::Error as E;
@@ -240,6 +315,29 @@ pub fn core(py: Python<'_>, error: &robotstxt::Error) -> PyErr {
         E::InvalidTicket { .. } => (Kind::InvalidTicket, None),
         E::PacerFull { .. } => (Kind::PacerFull, None),
         E::InvalidOption { .. } => (Kind::InvalidOption, None),
+        E::InvalidCopy { reason } => (Kind::InvalidCopy, Some(("reason", *reason))),
+        E::CopyVersion { version, supported } => {
+            let reason = format!("is in format version {version}, newer than {supported}");
+            return with_numbers(
+                py,
+                Kind::CopyVersion,
+                message,
+                Some(("reason", reason.as_str())),
+                &[
+                    ("version", u64::from(*version)),
+                    ("supported", u64::from(*supported)),
+                ],
+            );
+        }
+        E::BodyMismatch { expected, given } => {
+            return with_numbers(
+                py,
+                Kind::BodyMismatch,
+                message,
+                None,
+                &[("expected", *expected as u64), ("given", *given as u64)],
+            );
+        }
         // A variant added to the core later: still a robotstxt.Error.
         _ => (Kind::InvalidArgument, None),
     };

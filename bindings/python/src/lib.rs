@@ -12,6 +12,7 @@ mod args;
 mod cache;
 mod errors;
 mod fast;
+mod fleet;
 mod handle;
 mod pacer;
 mod preferences;
@@ -72,10 +73,15 @@ fn _robotstxt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(access::classify, m)?)?;
     m.add_function(wrap_pyfunction!(access::from_outcome, m)?)?;
     m.add_function(wrap_pyfunction!(cache::origin, m)?)?;
+    m.add_function(wrap_pyfunction!(fleet::fleet_script, m)?)?;
+    m.add_function(wrap_pyfunction!(fleet::robots_origin, m)?)?;
+    m.add_function(wrap_pyfunction!(fleet::pacer_host, m)?)?;
+    m.add_function(wrap_pyfunction!(fleet::pace_ms, m)?)?;
     m.add_function(wrap_pyfunction!(product_token, m)?)?;
     m.add_function(wrap_pyfunction!(core_version, m)?)?;
     m.add("MIN_PARSE_LIMIT", robotstxt::MIN_PARSE_LIMIT)?;
     m.add("MAX_PARSE_LIMIT", robotstxt::MAX_PARSE_LIMIT)?;
+    m.add("STORED_COPY_VERSION", robotstxt::STORED_COPY_VERSION)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

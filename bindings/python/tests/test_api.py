@@ -359,7 +359,7 @@ def public_names() -> list[tuple[str, object]]:
             for attr, member in vars(value).items():
                 if not attr.startswith("_") and is_member(member):
                     found.append((f"{name}.{attr}", member))
-    for module in ("aio", "compat", "scrapy", "access"):
+    for module in ("aio", "compat", "scrapy", "access", "fleet"):
         mod = __import__(f"robotstxt.{module}", fromlist=["*"])
         found.append((module, mod))
         for name in getattr(mod, "__all__", []):

@@ -10,6 +10,7 @@ import robotstxt
 from robotstxt import access
 from robotstxt.aio import AsyncPacer, AsyncRobotsCache, FetchOutcome, FetchRequest, Fetcher, retry_after_ms
 from robotstxt.compat import RobotFileParser
+from robotstxt.fleet import SharedCacheStats, SharedConfirm, SharedPacer, SharedRobotsCache, SharedTicket
 
 
 def parse_and_ask(body: bytes) -> List[str]:
@@ -115,6 +116,50 @@ async def asyncio_use() -> None:
     pacer.record("example.com", 200)
     await cache.aclose()
     print(start)
+
+
+async def fleet_use() -> None:
+    import redis.asyncio
+
+    client = redis.asyncio.Redis(host="127.0.0.1", port=6379)
+    async with SharedRobotsCache(
+        client, fetch, prefix="crawl:", lease_ms=30_000, keep_ms=86_400_000, retry_ms=1000, local_fallback=True,
+        on_redis_error=lambda e: print(e.step),
+    ) as cache:
+        rules = await cache.rules_for("https://example.com/x", "ExampleBot")
+        answer: robotstxt.Answer = await cache.answer_for(b"https://example.com/")
+        stats: SharedCacheStats = cache.stats
+        print(answer.kind, stats.redis_errors, len(cache), cache.remove("https://example.com/"))
+    async with SharedPacer(client, floor_ms=100, max_in_flight=2, retain_ms=60_000, clock=lambda: 0.0) as pacer:
+        await pacer.set_rules("example.com", rules)
+        await pacer.set_delay("example.com", 0.5, (1, 2))
+        await pacer.set_enabled("example.com", True)
+        ticket: Optional[SharedTicket] = await pacer.reserve("example.com")
+        if ticket is not None:
+            confirm: SharedConfirm = await pacer.confirm(ticket)
+            if confirm.kind == "wait" and confirm.until is not None:
+                await pacer.cancel(ticket)
+        start: int = await pacer.wait("example.com")
+        await pacer.record("example.com", 429, retry_after_ms=1000.0)
+        print(start, await pacer.gap_ms("example.com"), await pacer.in_flight("example.com"))
+    entry = robotstxt.Entry()
+    entry.record(200, body=b"User-agent: *\n", now=0)
+    data: bytes = entry.encode(b"User-agent: *\n")
+    copy = robotstxt.Entry.decode(data, retry_ms=1000, profile="google")
+    body: bytes = robotstxt.Entry.stored_body(bytearray(data))
+    try:
+        copy.encode(body + b"x")
+    except robotstxt.BodyMismatchError as error:
+        print(error.expected, error.given)
+    except robotstxt.CopyVersionError as error:
+        print(error.version, error.supported, error.reason)
+    except robotstxt.InvalidCopyError as error:
+        print(error.reason)
+    script: str = robotstxt.fleet_script("lookup")
+    gap: int = robotstxt.pace_ms(rules) + robotstxt.pace_ms(0.5, robotstxt.RequestRate(1, 2))
+    print(script, gap, robotstxt.robots_origin("https://example.com/"), robotstxt.pacer_host("Example.com"))
+    print(robotstxt.STORED_COPY_VERSION)
+    await client.aclose()
 
 
 def compat() -> Optional[float]:

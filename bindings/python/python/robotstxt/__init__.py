@@ -21,28 +21,35 @@ keeps one copy per origin and hands out one fetch at a time, and
 :class:`Pacer` spaces the requests to each host. :mod:`robotstxt.aio` does
 the fetching and sleeping for asyncio code; :mod:`robotstxt.scrapy` and
 :mod:`robotstxt.compat` plug the engine into Scrapy and into code written for
-``urllib.robotparser``.
+``urllib.robotparser``. :mod:`robotstxt.fleet` shares the cache and the pacer
+between the worker processes of a crawler fleet through Redis; the natives it
+builds on (:meth:`Entry.encode`, :meth:`Entry.decode`, :func:`fleet_script`,
+:func:`robots_origin`, :func:`pacer_host`, :func:`pace_ms`) are here.
 """
 
 from . import access
 from ._robotstxt import (
     MAX_PARSE_LIMIT,
     MIN_PARSE_LIMIT,
+    STORED_COPY_VERSION,
     Access,
     Answer,
     ArgumentTypeError,
     Blanket,
+    BodyMismatchError,
     Cache,
     CacheStats,
     ClosedError,
     Confirm,
     ContentSignal,
+    CopyVersionError,
     Decision,
     Diagnostic,
     Entry,
     Error,
     HostDisabledError,
     InvalidArgumentError,
+    InvalidCopyError,
     InvalidHostError,
     InvalidLeaseError,
     InvalidOptionError,
@@ -61,6 +68,7 @@ from ._robotstxt import (
     PacerFullError,
     ParseLimitError,
     Preferences,
+    RedisError,
     RequestRate,
     Robots,
     Rules,
@@ -69,29 +77,37 @@ from ._robotstxt import (
     __version__,
     classify,
     core_version,
+    fleet_script,
     from_outcome,
     origin,
+    pace_ms,
+    pacer_host,
     product_token,
+    robots_origin,
 )
 
 __all__ = [
     "MAX_PARSE_LIMIT",
     "MIN_PARSE_LIMIT",
+    "STORED_COPY_VERSION",
     "Access",
     "Answer",
     "ArgumentTypeError",
     "Blanket",
+    "BodyMismatchError",
     "Cache",
     "CacheStats",
     "ClosedError",
     "Confirm",
     "ContentSignal",
+    "CopyVersionError",
     "Decision",
     "Diagnostic",
     "Entry",
     "Error",
     "HostDisabledError",
     "InvalidArgumentError",
+    "InvalidCopyError",
     "InvalidHostError",
     "InvalidLeaseError",
     "InvalidOptionError",
@@ -110,6 +126,7 @@ __all__ = [
     "PacerFullError",
     "ParseLimitError",
     "Preferences",
+    "RedisError",
     "RequestRate",
     "Robots",
     "Rules",
@@ -119,7 +136,11 @@ __all__ = [
     "access",
     "classify",
     "core_version",
+    "fleet_script",
     "from_outcome",
     "origin",
+    "pace_ms",
+    "pacer_host",
     "product_token",
+    "robots_origin",
 ]

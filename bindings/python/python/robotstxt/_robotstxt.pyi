@@ -1,7 +1,7 @@
 """Types of the compiled module robotstxt._robotstxt (re-exported by robotstxt)."""
 
 from types import TracebackType
-from typing import Dict, Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final
+from typing import Dict, Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final, overload
 
 Text = Union[str, bytes, bytearray, memoryview]
 """What a body, URL, token or host may be: str (read as UTF-8), bytes,
@@ -53,6 +53,23 @@ _U = TypeVar("_U", bound=Text)
 __version__: str
 MIN_PARSE_LIMIT: int
 MAX_PARSE_LIMIT: int
+STORED_COPY_VERSION: int
+"""The format version Entry.encode writes and Entry.decode reads."""
+
+FleetScriptName = Literal[
+    "lookup",
+    "store",
+    "abandon",
+    "reserve",
+    "confirm",
+    "cancel",
+    "record",
+    "set_delay",
+    "set_enabled",
+    "pace_state",
+]
+Binary = Union[bytes, bytearray, memoryview]
+"""Stored bytes: bytes, bytearray or memoryview (never str)."""
 
 class Error(Exception):
     """The base of every exception robotstxt raises."""
@@ -117,6 +134,30 @@ class InvalidStatementError(Error, ValueError):
     Dictionary ("syntax"), or empty ("empty")."""
 
     reason: Literal["syntax", "empty"]
+
+class InvalidCopyError(Error, ValueError):
+    """Bytes given to Entry.decode or Entry.stored_body that are not a
+    whole, intact stored copy (cut short, damaged, or no copy at all)."""
+
+    reason: str
+
+class CopyVersionError(InvalidCopyError):
+    """A stored copy in a newer format version than this library reads."""
+
+    version: int
+    supported: int
+
+class BodyMismatchError(Error, ValueError):
+    """Entry.encode was given another body than the one its copy came from."""
+
+    expected: int
+    given: int
+
+class RedisError(Error, RuntimeError):
+    """A Redis call of robotstxt.fleet's shared classes failed; __cause__
+    is the Redis client's exception."""
+
+    step: str
 
 @final
 class Diagnostic:
@@ -438,7 +479,30 @@ class Entry:
         last_modified: Optional[Text] = None,
         now: Optional[Millis] = None,
     ) -> Access: ...
-    def answer(self, *, now: Optional[Millis] = None) -> Answer: ...
+    def answer(self, *, now: Optional[Millis] = None) -> Answer:
+        """What answers at `now`, as Cache.lookup answers (with retry_at)."""
+    def encode(self, body: Optional[Text] = None) -> bytes:
+        """The entry as bytes for a shared store; `body` is the body its
+        parsed copy came from. Raises BodyMismatchError for another body."""
+    @staticmethod
+    def decode(
+        data: Binary,
+        /,
+        *,
+        fresh_for_ms: Optional[Millis] = 86_400_000,
+        retry_ms: Optional[Millis] = 3_600_000,
+        unreachable_limit_ms: Optional[Millis] = 2_592_000_000,
+        after_limit: Optional[AfterLimitName] = "keep",
+        policy: Optional[AccessPolicyName] = "careful",
+        profile: Optional[ProfileName] = "rfc",
+        parse_limit: Optional[int] = None,
+        typos: Optional[bool] = True,
+    ) -> Entry:
+        """The entry Entry.encode wrote, parsed with the options given.
+        Raises InvalidCopyError (CopyVersionError for a newer format)."""
+    @staticmethod
+    def stored_body(data: Binary) -> bytes:
+        """The body that bytes from Entry.encode carry, unparsed."""
 
 @final
 class Lease:
@@ -596,6 +660,26 @@ class Pacer:
 
 def origin(url: Text) -> str:
     """The origin Cache.lookup keys `url` by."""
+
+def fleet_script(name: FleetScriptName) -> str:
+    """The Lua source of a fleet script, the shared prelude first."""
+
+def robots_origin(url: Text) -> str:
+    """The origin whose /robots.txt governs `url`, as Cache keys it."""
+
+def pacer_host(host: Text) -> str:
+    """The key a pacer tracks `host` by (ASCII letters lower-cased)."""
+
+@overload
+def pace_ms(crawl_delay: Rules, /) -> int:
+    """A crawler's rules' own gap (ms), as Pacer.set_rules sets it."""
+
+@overload
+def pace_ms(
+    crawl_delay: Optional[float] = None,
+    request_rate: Union[RequestRate, Tuple[int, int], None] = None,
+) -> int:
+    """The gap (ms) a pace asks of a pacer, as Pacer.set_delay sets it."""
 
 def product_token(user_agent: Text) -> str:
     """The crawler's product token in a whole User-Agent header."""
