@@ -33,6 +33,9 @@ $(REDIS_SERVER): mk/redis.mk
 
 redis: $(REDIS_SERVER)
 
+# The fleet test (mk/fleet.mk) runs last, after every binding's suite.
+TEST_STEPS += fleet-test
+
 # The suites that start servers find it so.
 export ROBOTSTXT_REDIS_SERVER := $(REDIS_SERVER)
 rust-test node-test go-test python-test: $(REDIS_SERVER)

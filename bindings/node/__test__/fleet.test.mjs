@@ -310,7 +310,7 @@ describe('SharedPacer', () => {
     await admin.del(...(await admin.keys(`${p}*`)))
     const a = await two.reserve('d.test')
     const b = await two.reserve('d.test')
-    assert.equal(b.start - a.start, 0)
+    assert.ok(b.start - a.start < 250, `${b.start - a.start}`)
   })
 
   test('bad arguments', async () => {
