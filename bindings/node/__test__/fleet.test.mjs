@@ -251,6 +251,16 @@ describe('Redis unreachable', () => {
     }
   })
 
+  test('with localFallback the pacer paces by the worker\'s own pacer', async () => {
+    const own = await startRedis()
+    await own.stop()
+    const pacer = new SharedPacer({ redis: client(own.port), prefix: prefix(), floorMs: 100, localFallback: true })
+    const first = await pacer.wait('a.test')
+    await pacer.record('a.test', { status: 200 })
+    const second = await pacer.wait('a.test')
+    assert.ok(second - first >= 100, `${second - first}`)
+  })
+
   test('the pacer hands out no slot', async () => {
     const own = await startRedis()
     await own.stop()

@@ -119,7 +119,7 @@ export interface SharedTicket {
  *
  * Redis unreachable: every call rejects (`ERR_ROBOTSTXT_REDIS`): no slot,
  * no request. With `localFallback`, `wait` paces by this worker's own
- * pacer instead.
+ * pacer instead, and `record` reports to it.
  */
 export declare class SharedPacer {
   constructor(options: SharedPacerOptions)

@@ -564,7 +564,13 @@ class SharedPacer {
     }
     const retry = retryAfterMs === undefined || retryAfterMs === null ? -1 : Math.floor(retryAfterMs)
     const key = native.pacerHost(host)
-    await this.#run('record', key, [status ?? -1, retry, this.#known(key)])
+    try {
+      await this.#run('record', key, [status ?? -1, retry, this.#known(key)])
+    } catch (error) {
+      // A request the fallback let go is reported to the fallback.
+      if (this.#fallback === undefined || error.code !== ERR_REDIS) throw error
+      this.#fallback.record(host, { status: status ?? null, retryAfterMs: retry === -1 ? undefined : retry })
+    }
   }
 
   /** Sets `host`'s own pace from a crawler's rules. */
@@ -607,7 +613,7 @@ class SharedPacer {
   async wait (host, options) {
     const signal = signalOf(options)
     if (signal?.aborted) throw signal.reason
-    if (this.#fallback !== undefined && this.#down) return this.#fallbackWait(host, signal)
+    if (this.#fallback !== undefined && this.#down !== null) return this.#fallbackWait(host, signal)
     let ticket
     try {
       ticket = await this.reserve(host)
@@ -641,7 +647,8 @@ class SharedPacer {
     SharedPacer.prototype.close.call(this)
   }
 
-  #down = false
+  /** The last Redis failure, until a call succeeds again. */
+  #down = null
   #offset = 0
 
   #clock () {
@@ -649,7 +656,7 @@ class SharedPacer {
   }
 
   async #fallbackWait (host, signal) {
-    warnFallback('SharedPacer', new Error('see the last onRedisError'))
+    warnFallback('SharedPacer', this.#down ?? new Error('no answer'))
     return this.#fallback.wait(host, { signal })
   }
 
@@ -661,14 +668,14 @@ class SharedPacer {
     try {
       reply = await this.#scripts.run(name, keys, [...this.#options, this.#nowArg(), ...args])
     } catch (error) {
-      this.#down = true
+      this.#down = error
       const wrapped = redisError(name, error)
       try {
         this.#onRedisError?.(wrapped)
       } catch {}
       throw wrapped
     }
-    this.#down = false
+    this.#down = null
     const values = Array.isArray(reply) ? reply.map(Number) : [Number(reply)]
     // reserve and confirm end with Redis's now: keep our clock on it.
     if (this.#now === undefined && (name === 'reserve' || name === 'confirm')) this.#offset = values.at(-1) - Date.now()
