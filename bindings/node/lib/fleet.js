@@ -20,12 +20,14 @@
 const { createHash } = require('node:crypto')
 
 const native = require('../index.js')
+const {
+  withCode, wrongType, isObject, signalOf, closedError, abortable, hostDisabled
+} = require('./args.js')
 const { RobotsCache, Pacer } = require('./polite.js')
 
 const ERR_INVALID_ARG_TYPE = 'ERR_INVALID_ARG_TYPE'
 const ERR_INVALID_OPTION = 'ERR_ROBOTSTXT_INVALID_OPTION'
 const ERR_HOST_DISABLED = 'ERR_ROBOTSTXT_HOST_DISABLED'
-const ERR_CLOSED = 'ERR_ROBOTSTXT_CLOSED'
 const ERR_REDIS = 'ERR_ROBOTSTXT_REDIS'
 const ERR_INVALID_TICKET = 'ERR_ROBOTSTXT_INVALID_TICKET'
 
@@ -34,42 +36,6 @@ const DEFAULT_LEASE_MS = 60_000
 const MAX_TIMER_MS = 2 ** 31 - 1
 /** A worker waiting for another's fetch looks again at least this often. */
 const POLL_MS = 250
-
-function describe (value) {
-  if (value === undefined) return 'undefined'
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  const type = typeof value
-  return type === 'object' ? 'an object' : `a ${type}`
-}
-
-function withCode (error, code) {
-  error.code = code
-  return error
-}
-
-function wrongType (what, expected, value) {
-  return withCode(new TypeError(`${what} must be ${expected}, not ${describe(value)}`), ERR_INVALID_ARG_TYPE)
-}
-
-function isObject (value) {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-function closedError (className) {
-  return withCode(new Error(`${className} used after close()`), ERR_CLOSED)
-}
-
-function signalOf (options) {
-  if (options === undefined || options === null) return undefined
-  if (!isObject(options)) throw wrongType('options', 'an object', options)
-  const { signal } = options
-  if (signal === undefined || signal === null) return undefined
-  if (!isObject(signal) || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
-    throw wrongType('options.signal', 'an AbortSignal', signal)
-  }
-  return signal
-}
 
 function sleep (ms, signal) {
   return new Promise((resolve, reject) => {
@@ -437,34 +403,6 @@ class SharedRobotsCache {
       this.#onFetchError(error, { robotsUrl, origin })
     } catch {}
   }
-}
-
-/** `promise`, or `signal.reason` as soon as `signal` aborts. */
-function abortable (promise, signal) {
-  if (signal === undefined) return promise
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then((value) => {
-      signal.removeEventListener('abort', onAbort)
-      resolve(value)
-    }, (error) => {
-      signal.removeEventListener('abort', onAbort)
-      reject(error)
-    })
-  })
-}
-
-// ---------------------------------------------------------------------------
-// SharedPacer
-
-function hostDisabled (host) {
-  const error = withCode(new Error(
-    `host ${JSON.stringify(String(host))} is switched off: pacer.setEnabled(host, true) switches it back on`),
-  ERR_HOST_DISABLED)
-  error.host = String(host)
-  return error
 }
 
 let places = 0

@@ -16,13 +16,14 @@
 // Types and the full JSDoc are in polite.d.ts.
 
 const native = require('../index.js')
+const {
+  withCode, wrongType, isObject, optionsOf, signalOf, textOf, closedError, abortable, hostDisabled
+} = require('./args.js')
 
 const ERR_INVALID_ARG_TYPE = 'ERR_INVALID_ARG_TYPE'
 const ERR_INVALID_OPTION = 'ERR_ROBOTSTXT_INVALID_OPTION'
 const ERR_OUT_OF_RANGE = 'ERR_OUT_OF_RANGE'
-const ERR_HOST_DISABLED = 'ERR_ROBOTSTXT_HOST_DISABLED'
 const ERR_INVALID_LEASE = 'ERR_ROBOTSTXT_INVALID_LEASE'
-const ERR_CLOSED = 'ERR_ROBOTSTXT_CLOSED'
 
 /** The core cache's default lease: how long a fetch may take. */
 const DEFAULT_LEASE_MS = 60_000
@@ -32,45 +33,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1
 const POLL_MS = 1000
 
 // ---------------------------------------------------------------------------
-// Arguments and errors, worded as the native binding words them.
-
-function describe (value) {
-  if (value === undefined) return 'undefined'
-  if (value === null) return 'null'
-  if (Array.isArray(value)) return 'an array'
-  const type = typeof value
-  return type === 'object' ? 'an object' : `a ${type}`
-}
-
-function withCode (error, code) {
-  error.code = code
-  return error
-}
-
-function wrongType (what, expected, value) {
-  return withCode(new TypeError(`${what} must be ${expected}, not ${describe(value)}`), ERR_INVALID_ARG_TYPE)
-}
-
-function isObject (value) {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-/** `options` as an object (`undefined`/`null` read as `{}`), or a TypeError. */
-function optionsOf (options, what) {
-  if (options === undefined || options === null) return {}
-  if (!isObject(options)) throw wrongType(what, 'an object', options)
-  return options
-}
-
-/** The AbortSignal of `options.signal`, or undefined. */
-function signalOf (options) {
-  const { signal } = optionsOf(options, 'options')
-  if (signal === undefined || signal === null) return undefined
-  if (!isObject(signal) || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function') {
-    throw wrongType('options.signal', 'an AbortSignal', signal)
-  }
-  return signal
-}
+// Arguments (the rest: ./args.js).
 
 function clockOf (now, what) {
   if (now === undefined) return Date.now
@@ -80,12 +43,6 @@ function clockOf (now, what) {
 
 function isBytes (value) {
   return value instanceof Uint8Array
-}
-
-function textOf (value) {
-  return typeof value === 'string'
-    ? value
-    : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8')
 }
 
 /** The key the core gives a host: ASCII-only lower case. */
@@ -105,27 +62,6 @@ function originKey (url) {
   } catch {
     return undefined
   }
-}
-
-function closedError (className) {
-  return withCode(new Error(`${className} used after close()`), ERR_CLOSED)
-}
-
-/** `promise`, or `signal.reason` as soon as `signal` aborts. */
-function abortable (promise, signal) {
-  if (signal === undefined) return promise
-  if (signal.aborted) return Promise.reject(signal.reason)
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason)
-    signal.addEventListener('abort', onAbort, { once: true })
-    promise.then((value) => {
-      signal.removeEventListener('abort', onAbort)
-      resolve(value)
-    }, (error) => {
-      signal.removeEventListener('abort', onAbort)
-      reject(error)
-    })
-  })
 }
 
 // ---------------------------------------------------------------------------
@@ -394,14 +330,6 @@ class RobotsCache {
 
 // ---------------------------------------------------------------------------
 // Pacer
-
-function hostDisabled (host) {
-  const error = withCode(new Error(
-    `host ${JSON.stringify(textOf(host))} is switched off: pacer.setEnabled(host, true) switches it back on`),
-  ERR_HOST_DISABLED)
-  error.host = textOf(host)
-  return error
-}
 
 /**
  * The core's pacer, with an injectable clock and `wait`, which reserves a
