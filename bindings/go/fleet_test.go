@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"os"
@@ -77,9 +78,7 @@ func startRedis(t *testing.T) *redisServer {
 	}()
 	t.Cleanup(s.stop)
 	for deadline := time.Now().Add(10 * time.Second); ; {
-		conn, err := net.DialTimeout("tcp", s.addr(), time.Second)
-		if err == nil {
-			conn.Close()
+		if answersPing(s.addr()) {
 			return s
 		}
 		select {
@@ -91,6 +90,23 @@ func startRedis(t *testing.T) *redisServer {
 			t.Fatalf("redis-server did not listen on %d", port)
 		}
 	}
+}
+
+// answersPing tells whether the server is ready: a TCP connect alone is not
+// enough, as a server just started can reset its first client.
+func answersPing(addr string) bool {
+	conn, err := net.DialTimeout("tcp", addr, time.Second)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
+		return false
+	}
+	answer := make([]byte, 7)
+	_, err = io.ReadFull(conn, answer)
+	return err == nil && string(answer) == "+PONG\r\n"
 }
 
 func (s *redisServer) addr() string { return fmt.Sprintf("127.0.0.1:%d", s.port) }

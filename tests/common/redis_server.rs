@@ -2,6 +2,7 @@
 //! `make redis` unpacks under build/redis (or `$ROBOTSTXT_REDIS_SERVER`),
 //! on 127.0.0.1 and a free port, stopped by its pid when dropped.
 
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -35,7 +36,7 @@ impl RedisServer {
             .unwrap_or_else(|e| panic!("{}: {e}", exe.display()));
         let server = RedisServer { child, port };
         let deadline = Instant::now() + Duration::from_secs(10);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        while !answers_ping(port) {
             assert!(
                 Instant::now() < deadline,
                 "redis-server did not listen on {port}"
@@ -48,6 +49,20 @@ impl RedisServer {
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
+}
+
+/// A TCP connect alone is not enough: a server just started has reset the
+/// first client that connected, so ready means it answered a PING.
+fn answers_ping(port: u16) -> bool {
+    let ping = || -> std::io::Result<bool> {
+        let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.set_read_timeout(Some(Duration::from_secs(1)))?;
+        stream.write_all(b"PING\r\n")?;
+        let mut answer = [0u8; 7];
+        stream.read_exact(&mut answer)?;
+        Ok(&answer == b"+PONG\r\n")
+    };
+    ping().unwrap_or(false)
 }
 
 impl Drop for RedisServer {

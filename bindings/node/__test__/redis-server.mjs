@@ -24,14 +24,24 @@ function freePort () {
   })
 }
 
+// Ready means it answered a PING: a server just started can reset its
+// first client.
 function listening (port) {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => {
+    let answer = ''
+    const done = (ready) => {
       socket.destroy()
-      resolve(true)
+      resolve(ready)
+    }
+    socket.setTimeout(1000, () => done(false))
+    socket.once('connect', () => socket.write('PING\r\n'))
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1')
+      if (answer.length >= 7) done(answer.startsWith('+PONG\r\n'))
     })
-    socket.once('error', () => resolve(false))
+    socket.once('error', () => done(false))
+    socket.once('close', () => done(answer.startsWith('+PONG\r\n')))
   })
 }
 

@@ -54,9 +54,12 @@ def free_port() -> int:
 
 
 def listening(port: int) -> bool:
+    """Ready means it answered a PING: a server just started can reset its first client."""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return True
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as conn:
+            conn.settimeout(1)
+            conn.sendall(b"PING\r\n")
+            return conn.recv(7) == b"+PONG\r\n"
     except OSError:
         return False
 
