@@ -20,12 +20,12 @@ if version ~= '' and version ~= held then data = redis.call('HGET', KEYS[1], 'da
 if due ~= nil and now < due then
   return { 'fresh', now, version, due, '', data }
 end
-local left = redis.call('PTTL', KEYS[2])
-if left > 0 then
-  return { 'wait', now, version, due or 0, tostring(left), data }
+local lease = load_lease(KEYS[2])
+if lease and now < lease.until_ then
+  return { 'wait', now, version, due or 0, tostring(lease.until_ - now), data }
 end
 local token = redis.call('HINCRBY', KEYS[1], 'fence', 1) .. '-' .. now
-redis.call('SET', KEYS[2], token, 'PX', lease_ms)
+redis.call('SET', KEYS[2], lease_value(token, now + lease_ms), 'PX', lease_ms)
 -- A lease never stored leaves only the fence: it goes with the lease.
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], lease_ms) end
 return { 'fetch', now, version, due or 0, token, data }

@@ -9,6 +9,22 @@ local function clock(given)
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- A fetch lease's value: its fencing token and when it runs out (ms). The
+-- key's own PX expiry only cleans up; `until` decides, so that a lease
+-- runs out by the same clock that took it, Redis's or the one given.
+local function lease_value(token, until_)
+  return token .. ' ' .. until_
+end
+
+-- {token, until} of the lease at `key`, or nil.
+local function load_lease(key)
+  local v = redis.call('GET', key)
+  if not v then return nil end
+  local token, until_ = string.match(v, '^(%S+) (%d+)$')
+  if not token then return nil end
+  return { token = token, until_ = tonumber(until_) }
+end
+
 local MAX_FACTOR = 1024
 local MAX_RETRY_AFTER_MS = 24 * 3600 * 1000
 

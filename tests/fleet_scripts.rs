@@ -283,13 +283,24 @@ fn lookup(
     lease_ms: u64,
     held: &str,
 ) -> (String, String, String, Vec<u8>) {
+    lookup_at(redis, origin, lease_ms, "", held)
+}
+
+/// [`lookup`] at `now` ("": Redis's clock).
+fn lookup_at(
+    redis: &mut Connection,
+    origin: &str,
+    lease_ms: u64,
+    now: &str,
+    held: &str,
+) -> (String, String, String, Vec<u8>) {
     let reply: (String, i64, String, i64, String, Vec<u8>) = redis::cmd("EVAL")
         .arg(fleet_script("lookup").unwrap())
         .arg(2)
         .arg(format!("test:copy:{origin}"))
         .arg(format!("test:lease:{origin}"))
         .arg(lease_ms)
-        .arg("")
+        .arg(now)
         .arg(held)
         .query(redis)
         .unwrap();
@@ -297,6 +308,18 @@ fn lookup(
 }
 
 fn store(redis: &mut Connection, origin: &str, token: &str, data: &[u8], due: u64) -> String {
+    store_at(redis, origin, token, data, due, "")
+}
+
+/// [`store`] at `now` ("": Redis's clock).
+fn store_at(
+    redis: &mut Connection,
+    origin: &str,
+    token: &str,
+    data: &[u8],
+    due: u64,
+    now: &str,
+) -> String {
     redis::cmd("EVAL")
         .arg(fleet_script("store").unwrap())
         .arg(2)
@@ -306,8 +329,32 @@ fn store(redis: &mut Connection, origin: &str, token: &str, data: &[u8], due: u6
         .arg(data)
         .arg(due)
         .arg(86_400_000u64)
+        .arg(now)
         .query(redis)
         .unwrap()
+}
+
+#[test]
+fn a_lease_runs_out_by_the_clock_that_took_it() {
+    with_redis(|redis, origin, epoch| {
+        // Times given, far from Redis's own: the lease's `until` decides,
+        // not the key's expiry.
+        let at = |ms: u64| (epoch + 10_000_000 + ms).to_string();
+        let (kind, _, token, _) = lookup_at(redis, &origin, 1_000, &at(0), "");
+        assert_eq!(kind, "fetch");
+        let (kind, _, left, _) = lookup_at(redis, &origin, 1_000, &at(999), "");
+        assert_eq!((kind.as_str(), left.as_str()), ("wait", "1"));
+        // Ran out, nobody took it again: still too late to store.
+        assert_eq!(store_at(redis, &origin, &token, b"late", 0, &at(1_000)), "");
+        let (kind, _, second, _) = lookup_at(redis, &origin, 1_000, &at(1_000), "");
+        assert_eq!(kind, "fetch");
+        assert_ne!(second, token);
+        assert_eq!(store_at(redis, &origin, &token, b"late", 0, &at(1_001)), "");
+        assert_eq!(
+            store_at(redis, &origin, &second, b"copy", 0, &at(1_999)),
+            second
+        );
+    });
 }
 
 #[test]

@@ -11,7 +11,7 @@ package robotstxt
 // origin or host in braces so that each step's keys share a cluster slot:
 //
 //	<prefix>copy:{<origin>}   hash: data (Entry.Encode), version, due, fence
-//	<prefix>lease:{<origin>}  the fetch lease's fencing token, PX lease ms
+//	<prefix>lease:{<origin>}  the fetch lease: fencing token and end, PX lease ms
 //	<prefix>pace:{<host>}     hash: next, last, nb, delay, factor, off, gen
 //	<prefix>flight:{<host>}   sorted set: in-flight places by expiry
 //

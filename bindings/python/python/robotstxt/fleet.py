@@ -23,7 +23,7 @@ Keys, under a prefix of your choosing (default ``"robotstxt:"``), with the
 origin or host in braces so that each step's keys share a cluster slot::
 
     <prefix>copy:{<origin>}   hash: data (Entry.encode), version, due, fence
-    <prefix>lease:{<origin>}  the fetch lease's fencing token, PX lease_ms
+    <prefix>lease:{<origin>}  the fetch lease: fencing token and end, PX lease_ms
     <prefix>pace:{<host>}     hash: next, last, nb, delay, factor, off, gen
     <prefix>flight:{<host>}   sorted set: in-flight places by expiry
 
