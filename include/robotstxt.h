@@ -721,6 +721,76 @@ typedef struct robotstxt_confirm {
 } robotstxt_confirm;
 
 /**
+ * One host's pacing state, owned by the caller. Start from
+ * `robotstxt_host_pace_init`; store every field to keep it. The requests
+ * in flight live in the caller's array `in_flight_until_ms` (each entry:
+ * when that request frees its place if never reported), of which the
+ * first `in_flight_len` are used; it needs room for the options'
+ * `max_in_flight` entries.
+ */
+typedef struct robotstxt_host_pace {
+  /**
+   * The next slot `robotstxt_host_pace_reserve` hands out (ms).
+   */
+  uint64_t next_slot_ms;
+  /**
+   * Whether a request has started: `last_start_ms` is set.
+   */
+  bool has_last_start;
+  /**
+   * When the last confirmed request started (ms).
+   */
+  uint64_t last_start_ms;
+  /**
+   * No request starts before this (`Retry-After`, ms).
+   */
+  uint64_t not_before_ms;
+  /**
+   * The host's own gap: crawl delay or request-rate interval (ms).
+   */
+  uint64_t delay_ms;
+  /**
+   * The backoff factor: 1, doubled per throttling answer.
+   */
+  uint64_t factor;
+  /**
+   * Switched off: no slots.
+   */
+  bool disabled;
+  /**
+   * Bumped whenever the slots handed out become too early.
+   */
+  uint64_t generation;
+  /**
+   * The caller's array of in-flight requests' ends (ms).
+   */
+  uint64_t *in_flight_until_ms;
+  /**
+   * How many entries of `in_flight_until_ms` are used.
+   */
+  size_t in_flight_len;
+  /**
+   * How many entries `in_flight_until_ms` holds.
+   */
+  size_t in_flight_cap;
+} robotstxt_host_pace;
+
+/**
+ * A start slot handed out by `robotstxt_host_pace_reserve`: keep it with
+ * the request until it is confirmed or cancelled.
+ */
+typedef struct robotstxt_slot {
+  /**
+   * When the request may start, as far as is known (ms).
+   */
+  uint64_t start_ms;
+  /**
+   * The host's generation when the slot was handed out.
+   */
+  uint64_t generation;
+} robotstxt_slot;
+
+/**
  * Success: every output was written.
  */
 #define ROBOTSTXT_STATUS_OK 0
@@ -2374,6 +2444,144 @@ robotstxt_status robotstxt_pacer_gap_ms(const struct robotstxt_pacer *pacer,
                                         const uint8_t *host,
                                         size_t host_len,
                                         uint64_t *gap_ms_out);
+
+/**
+ * Sets `*pace` to a host nothing is known of, its in-flight requests kept
+ * in `in_flight_until_ms`, which holds `in_flight_cap` entries (at least
+ * the `max_in_flight` of the options the steps are given).
+ *
+ * # Safety
+ * `pace` must be writable; `in_flight_until_ms` NULL when
+ * `in_flight_cap` is 0, else writable for `in_flight_cap` entries, for as
+ * long as the state is used.
+ */
+robotstxt_status robotstxt_host_pace_init(struct robotstxt_host_pace *pace,
+                                          uint64_t *in_flight_until_ms,
+                                          size_t in_flight_cap);
+
+/**
+ * Hands out the next start slot at `now_ms` into `*slot_out` and sets
+ * `*reserved_out`; while the host is switched off, reserves nothing and
+ * sets `*reserved_out` to false. Slots go out in order, one gap apart.
+ * Sleep until the slot's start, then `robotstxt_host_pace_confirm` it.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` a valid
+ * pointer; `slot_out` and `reserved_out` writable.
+ */
+robotstxt_status robotstxt_host_pace_reserve(struct robotstxt_host_pace *pace,
+                                             uint64_t now_ms,
+                                             const struct robotstxt_pacer_options *options,
+                                             struct robotstxt_slot *slot_out,
+                                             bool *reserved_out);
+
+/**
+ * Whether the request of `*slot` may be sent at `now_ms`, into
+ * `*confirm_out`, as `robotstxt_pacer_confirm` answers: GO takes an
+ * in-flight place until `robotstxt_host_pace_record`; WAIT says until
+ * when; a slot of an older generation is given a new one (written into
+ * `*slot`).
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid; `slot`
+ * readable and writable; `confirm_out` writable.
+ */
+robotstxt_status robotstxt_host_pace_confirm(struct robotstxt_host_pace *pace,
+                                             struct robotstxt_slot *slot,
+                                             uint64_t now_ms,
+                                             const struct robotstxt_pacer_options *options,
+                                             struct robotstxt_confirm *confirm_out);
+
+/**
+ * Gives an unsent slot back when it is the last one handed out.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid.
+ */
+robotstxt_status robotstxt_host_pace_cancel(struct robotstxt_host_pace *pace,
+                                            struct robotstxt_slot slot,
+                                            const struct robotstxt_pacer_options *options);
+
+/**
+ * Sets the host's own gap in ms (`robotstxt_rules_pace_delay_ms` reads it
+ * from a robots.txt's rules). A slower pace gives the slots handed out
+ * new ones when confirmed.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid.
+ */
+robotstxt_status robotstxt_host_pace_set_delay(struct robotstxt_host_pace *pace,
+                                               uint64_t delay_ms,
+                                               const struct robotstxt_pacer_options *options);
+
+/**
+ * A request that ended at `now_ms`: `http_status` (0 for a network error
+ * or timeout) and, when `has_retry_after`, its `Retry-After` in ms, as
+ * `robotstxt_pacer_record`. Frees the in-flight place that frees first.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid.
+ */
+robotstxt_status robotstxt_host_pace_record(struct robotstxt_host_pace *pace,
+                                            uint64_t now_ms,
+                                            uint16_t http_status,
+                                            bool has_retry_after,
+                                            uint64_t retry_after_ms,
+                                            const struct robotstxt_pacer_options *options);
+
+/**
+ * Switches the host off (no slots; those out are voided when confirmed)
+ * or back on.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid.
+ */
+robotstxt_status robotstxt_host_pace_set_enabled(struct robotstxt_host_pace *pace,
+                                                 bool enabled,
+                                                 const struct robotstxt_pacer_options *options);
+
+/**
+ * The gap now applied between two request starts (ms), or 0 when `pace`
+ * or `options` is NULL or invalid.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid or NULL.
+ */
+uint64_t robotstxt_host_pace_gap_ms(const struct robotstxt_host_pace *pace,
+                                    const struct robotstxt_pacer_options *options);
+
+/**
+ * How many requests are in flight at `now_ms`, or 0 when `pace` is NULL
+ * or invalid.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`, or NULL.
+ */
+size_t robotstxt_host_pace_in_flight(const struct robotstxt_host_pace *pace, uint64_t now_ms);
+
+/**
+ * Whether the state may be dropped from the store at `now_ms` without
+ * letting a request start sooner than it may: not switched off, not
+ * backing off, nothing in flight, no slot ahead, its gap passed. False
+ * when `pace` or `options` is NULL or invalid.
+ *
+ * # Safety
+ * `pace` as described at `robotstxt_host_pace`; `options` valid or NULL.
+ */
+bool robotstxt_host_pace_safe_to_forget(const struct robotstxt_host_pace *pace,
+                                        uint64_t now_ms,
+                                        const struct robotstxt_pacer_options *options);
+
+/**
+ * Writes the gap (ms) `rules` ask of a crawler: the larger of their
+ * `Crawl-delay` and `Request-rate` interval, fractions of a ms rounded
+ * up, 0 when they set neither. What `robotstxt_host_pace_set_delay` takes.
+ *
+ * # Safety
+ * `rules` must be a live handle; `delay_ms_out` writable.
+ */
+robotstxt_status robotstxt_rules_pace_delay_ms(const struct robotstxt_rules *rules,
+                                               uint64_t *delay_ms_out);
 
 #ifdef __cplusplus
 }  // extern "C"

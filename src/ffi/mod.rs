@@ -37,6 +37,8 @@ mod cache;
 
 mod pacer;
 
+mod host_pace;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 

@@ -248,27 +248,31 @@ pub unsafe extern "C" fn robotstxt_pacer_confirm(
         let (pacer, ticket) = unsafe { (handle(pacer, "pacer")?, handle(ticket, "ticket")?) };
         let out = Out::new(confirm_out, "confirm_out")?;
         let answer = pacer.pacer.confirm(&mut ticket.lock(), now_ms)?;
-        let value = match answer {
-            Confirm::Go => robotstxt_confirm {
-                kind: ROBOTSTXT_CONFIRM_GO,
-                until_ms: 0,
-                busy: false,
-            },
-            Confirm::Wait { until, busy } => robotstxt_confirm {
-                kind: ROBOTSTXT_CONFIRM_WAIT,
-                until_ms: until,
-                busy,
-            },
-            Confirm::Disabled => robotstxt_confirm {
-                kind: ROBOTSTXT_CONFIRM_DISABLED,
-                until_ms: 0,
-                busy: false,
-            },
-        };
         // SAFETY: writable per the contract.
-        unsafe { out.put(value) };
+        unsafe { out.put(confirm_answer(answer)) };
         Ok(())
     })
+}
+
+/// A confirm answer as C reads it.
+pub(super) fn confirm_answer(answer: Confirm) -> robotstxt_confirm {
+    match answer {
+        Confirm::Go => robotstxt_confirm {
+            kind: ROBOTSTXT_CONFIRM_GO,
+            until_ms: 0,
+            busy: false,
+        },
+        Confirm::Wait { until, busy } => robotstxt_confirm {
+            kind: ROBOTSTXT_CONFIRM_WAIT,
+            until_ms: until,
+            busy,
+        },
+        Confirm::Disabled => robotstxt_confirm {
+            kind: ROBOTSTXT_CONFIRM_DISABLED,
+            until_ms: 0,
+            busy: false,
+        },
+    }
 }
 
 /// Gives an unsent ticket's slot back when it is the last one handed out

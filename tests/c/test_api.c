@@ -1010,6 +1010,122 @@ static bool test_stored_copy(void) {
     return ok;
 }
 
+/* A host's pace kept in a store two workers share: each step reads the
+ * state out, runs one function and writes it back, as a fleet would
+ * (atomically: here the store is plain memory and the workers take turns). */
+struct pace_store {
+    robotstxt_host_pace state;
+    uint64_t in_flight[2];
+};
+
+static void pace_load(const struct pace_store *store, robotstxt_host_pace *pace, uint64_t *room) {
+    *pace = store->state;
+    memcpy(room, store->in_flight, sizeof store->in_flight);
+    pace->in_flight_until_ms = room;
+}
+
+static void pace_save(struct pace_store *store, const robotstxt_host_pace *pace) {
+    store->state = *pace;
+    memcpy(store->in_flight, pace->in_flight_until_ms, sizeof store->in_flight);
+    store->state.in_flight_until_ms = NULL;
+}
+
+static bool test_host_pace(void) {
+    robotstxt_pacer_options options = robotstxt_pacer_options_default();
+    struct pace_store store;
+    robotstxt_host_pace pace;
+    uint64_t room[2], delay = 0;
+    robotstxt_slot first, second;
+    robotstxt_confirm answer;
+    bool reserved = false, ok = true;
+    robotstxt_robots *robots = parse("User-agent: *\nCrawl-delay: 2.5\nDisallow: /x\n");
+    robotstxt_rules *rules = robots == NULL ? NULL : rules_for(robots, "ExampleBot");
+    ok &= CHECK(rules != NULL);
+    options.max_in_flight = 2;
+
+    ok &= OK(robotstxt_host_pace_init(&pace, room, 2));
+    ok &= CHECK(pace.factor == 1 && !pace.has_last_start && pace.in_flight_len == 0);
+    ok &= OK(robotstxt_rules_pace_delay_ms(rules, &delay));
+    ok &= CHECK(delay == 2500);
+    ok &= OK(robotstxt_host_pace_set_delay(&pace, delay, &options));
+    ok &= CHECK(robotstxt_host_pace_gap_ms(&pace, &options) == 2500);
+    pace_save(&store, &pace);
+
+    /* Worker A and worker B each reserve: slots one gap apart. */
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_reserve(&pace, 1000, &options, &first, &reserved));
+    ok &= CHECK(reserved && first.start_ms == 1000);
+    pace_save(&store, &pace);
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_reserve(&pace, 1001, &options, &second, &reserved));
+    ok &= CHECK(reserved && second.start_ms == 3500);
+    pace_save(&store, &pace);
+
+    /* A goes; B confirms too early and waits; A's answer is a 429 with
+     * Retry-After: B's slot is voided and moved past it. */
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_confirm(&pace, &first, 1000, &options, &answer));
+    ok &= CHECK(answer.kind == ROBOTSTXT_CONFIRM_GO && pace.in_flight_len == 1);
+    ok &= CHECK(robotstxt_host_pace_in_flight(&pace, 1000) == 1);
+    pace_save(&store, &pace);
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_confirm(&pace, &second, 2000, &options, &answer));
+    ok &= CHECK(answer.kind == ROBOTSTXT_CONFIRM_WAIT && answer.until_ms == 3500 && !answer.busy);
+    pace_save(&store, &pace);
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_record(&pace, 1200, 429, true, 60000, &options));
+    ok &= CHECK(pace.factor == 2 && pace.not_before_ms == 61200 && pace.in_flight_len == 0);
+    pace_save(&store, &pace);
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_confirm(&pace, &second, 3500, &options, &answer));
+    ok &= CHECK(answer.kind == ROBOTSTXT_CONFIRM_WAIT && answer.until_ms == 61200);
+    ok &= CHECK(second.start_ms == 61200 && second.generation == pace.generation);
+    ok &= CHECK(!robotstxt_host_pace_safe_to_forget(&pace, 3500, &options));
+    pace_save(&store, &pace);
+
+    /* The kill switch: nothing is reserved, a slot out is refused. */
+    pace_load(&store, &pace, room);
+    ok &= OK(robotstxt_host_pace_set_enabled(&pace, false, &options));
+    first.start_ms = 7;
+    ok &= OK(robotstxt_host_pace_reserve(&pace, 70000, &options, &first, &reserved));
+    ok &= CHECK(!reserved && first.start_ms == 0);
+    ok &= OK(robotstxt_host_pace_confirm(&pace, &second, 70000, &options, &answer));
+    ok &= CHECK(answer.kind == ROBOTSTXT_CONFIRM_DISABLED);
+    ok &= OK(robotstxt_host_pace_set_enabled(&pace, true, &options));
+    ok &= OK(robotstxt_host_pace_cancel(&pace, second, &options));
+    pace_save(&store, &pace);
+
+    /* Misuse: a clear status, and the state untouched. */
+    pace_load(&store, &pace, room);
+    {
+        robotstxt_host_pace before = pace;
+        options.max_in_flight = 3; /* more than the array holds */
+        ok &= CHECK_STATUS(robotstxt_host_pace_reserve(&pace, 80000, &options, &first, &reserved),
+                           ROBOTSTXT_STATUS_INVALID_ARGUMENT);
+        ok &= CHECK(strstr(last_error(), "in_flight_cap") != NULL);
+        ok &= CHECK(before.next_slot_ms == pace.next_slot_ms && before.generation == pace.generation &&
+                    before.factor == pace.factor && before.in_flight_len == pace.in_flight_len);
+        options.max_in_flight = 2;
+        pace.in_flight_len = 3;
+        ok &= CHECK_STATUS(robotstxt_host_pace_set_delay(&pace, 0, &options), ROBOTSTXT_STATUS_INVALID_ARGUMENT);
+        pace = before;
+        ok &= CHECK_STATUS(robotstxt_host_pace_reserve(NULL, 0, &options, &first, &reserved),
+                           ROBOTSTXT_STATUS_NULL_ARGUMENT);
+        ok &= CHECK_STATUS(robotstxt_host_pace_reserve(&pace, 0, NULL, &first, &reserved),
+                           ROBOTSTXT_STATUS_NULL_ARGUMENT);
+        ok &= CHECK_STATUS(robotstxt_host_pace_confirm(&pace, NULL, 0, &options, &answer),
+                           ROBOTSTXT_STATUS_NULL_ARGUMENT);
+        ok &= CHECK_STATUS(robotstxt_host_pace_init(&pace, NULL, 2), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+        ok &= CHECK_STATUS(robotstxt_rules_pace_delay_ms(NULL, &delay), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+        ok &= CHECK(robotstxt_host_pace_gap_ms(NULL, &options) == 0);
+        ok &= CHECK(robotstxt_host_pace_in_flight(NULL, 0) == 0);
+    }
+
+    robotstxt_rules_free(rules);
+    robotstxt_robots_free(robots);
+    return ok;
+}
+
 static const struct api_test TESTS[] = {
     {"version_and_messages", test_version_and_messages},
     {"shop_answers", test_shop_answers},
@@ -1034,6 +1150,7 @@ static const struct api_test TESTS[] = {
     {"entry", test_entry},
     {"entry_after_limit", test_entry_after_limit},
     {"stored_copy", test_stored_copy},
+    {"host_pace", test_host_pace},
 };
 
 void run_api_tests(size_t *passed, size_t *failed) {
