@@ -2,9 +2,9 @@
 // the shared classes (lib/fleet.d.ts) as a fleet worker uses them.
 
 import {
-  type CachedAnswer, type Confirmation, type RedisClient, type RobotsFetch, type SharedCacheStats,
-  type SharedTicket, Entry, Rules, SharedPacer, SharedRobotsCache, fleetScript, paceMs, pacerHost,
-  robotsOrigin
+  type Access, type CachedAnswer, type Confirmation, type RedisClient, type RobotsFetch, type SharedCacheLookup,
+  type SharedCacheStats, type SharedLease, type SharedTicket, Entry, Rules, SharedCache, SharedPacer,
+  SharedRobotsCache, fleetScript, paceMs, pacerHost, robotsOrigin
 } from '../lib/index.js'
 
 declare const redis: RedisClient
@@ -32,6 +32,20 @@ export async function worker (url: string): Promise<boolean> {
   const gap: number = paceMs({ crawlDelay: 1.5 })
   cache.close()
   pacer.close()
+  const low = new SharedCache({ redis, prefix: 'crawl:', now: Date.now, capacity: 100, keepMs: 86_400_000 })
+  const got: SharedCacheLookup = await low.lookup(url, null, 'disallow-all')
+  let access: Access | null = null
+  if (got.kind === 'fetch' && got.lease !== null) {
+    const lease: SharedLease = got.lease
+    const etag: string | null = lease.etag
+    if (etag === null) {
+      access = await low.store(lease, { status: 404 }, Date.now())
+    } else {
+      await low.abandon(lease)
+    }
+  }
+  const until: number | null = got.until ?? got.retryAt
+  low.close()
   copy.close()
-  return start > 0 && stats.hits >= 0 && body.length >= 0 && names.length === 3 && gap === 1500 && rules.isAllowed(url)
+  return access !== 'disallow-all' && until !== 0 && start > 0 && stats.hits >= 0 && body.length >= 0 && names.length === 3 && gap === 1500 && rules.isAllowed(url)
 }

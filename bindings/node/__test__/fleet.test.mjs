@@ -1,7 +1,8 @@
 // A fleet's shared state through a real Redis server (see
 // redis-server.mjs): stored copies round-trip; workers fetch each
-// robots.txt once and pace each host as one crawler; the pacing vectors
-// hold through Redis as they do locally; Redis down fails safe.
+// robots.txt once and pace each host as one crawler; the cache and pacing
+// vectors hold through Redis as they do locally, but for the differences
+// named below; Redis down fails safe.
 
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -12,8 +13,9 @@ import { fileURLToPath } from 'node:url'
 import Redis from 'ioredis'
 
 import {
-  Entry, Robots, SharedPacer, SharedRobotsCache, fleetScript, paceMs, pacerHost, robotsOrigin
+  Entry, Robots, SharedCache, SharedPacer, SharedRobotsCache, fleetScript, paceMs, pacerHost, robotsOrigin
 } from 'robotstxt-engine'
+import { cacheOptions, runCacheSteps } from './cache-vectors.mjs'
 import { startRedis } from './redis-server.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -205,6 +207,147 @@ describe('SharedRobotsCache', () => {
     await assert.rejects(cache.answerFor('ftp://a.test/'), { code: 'ERR_ROBOTSTXT_INVALID_URL' })
     await assert.rejects(cache.rulesFor('https://a.test/', 5), { code: 'ERR_INVALID_ARG_TYPE' })
   })
+})
+
+/** `redis`, counting the scripts run through it by name. */
+function counted (redis) {
+  const runs = []
+  return {
+    runs,
+    callBuffer (command, ...args) {
+      runs.push(command)
+      return redis.callBuffer(command, ...args)
+    }
+  }
+}
+
+describe('SharedCache', () => {
+  const BODY = 'User-agent: *\nDisallow: /private/\n'
+
+  test('one worker fetches; another waits, or is disallowed until the lease runs out, then reads the copy', async () => {
+    const p = prefix()
+    const [one, two] = [1, 2].map(() => new SharedCache({ redis: client(), prefix: p, leaseMs: 30_000 }))
+    const t = 1_700_000_000_000
+    const got = await one.lookup('https://a.test/x', t)
+    assert.equal(got.kind, 'fetch')
+    assert.deepEqual({ ...got.lease }, { origin: 'https://a.test', robotsUrl: 'https://a.test/robots.txt', etag: null, lastModified: null })
+    assert.ok(Object.isFrozen(got.lease))
+    assert.deepEqual(await two.lookup('https://a.test/y', t + 1000),
+      { kind: 'wait', answer: null, stale: null, retryAt: null, lease: null, until: t + 30_000 })
+    const blanket = await two.lookup('https://a.test/y', t + 1000, 'disallow-all')
+    assert.deepEqual([blanket.kind, blanket.stale, blanket.retryAt, blanket.answer.kind, blanket.answer.retryAt],
+      ['ready', false, t + 30_000, 'disallow-all', t + 30_000])
+    assert.deepEqual(blanket.answer.blanket, { allowed: false, cause: { kind: 'not-fetched' } })
+    assert.equal(await one.store(got.lease, { status: 200, body: BODY, etag: '"v1"' }, t + 2000), 'follow-rules')
+    const read = await two.lookup('https://a.test/y', t + 3000)
+    assert.equal(read.kind, 'ready')
+    assert.equal(read.answer.rulesFor('ExampleBot').isAllowed('/private/z'), false)
+    assert.deepEqual(two.stats, { hits: 1, misses: 2, fetches: 0, stale: 0, evictions: 0, redisErrors: 0, entries: 1 })
+    // Due a day later: the validators of the fleet's copy come with the lease.
+    const again = await two.lookup('https://a.test/', t + 86_402_000)
+    assert.equal(again.kind, 'fetch')
+    assert.equal(again.lease.etag, '"v1"')
+    assert.equal(await two.store(again.lease, { status: 304 }, t + 86_403_000), 'not-modified')
+    const renewed = await one.lookup('https://a.test/private/', t + 86_404_000)
+    assert.deepEqual([renewed.kind, renewed.stale, renewed.answer.kind], ['ready', false, 'rules'])
+    one.close()
+    two.close()
+  })
+
+  test('a lease ends once: stored or abandoned, it is refused again without a call to Redis', async () => {
+    const redis = counted(client())
+    const cache = new SharedCache({ redis, prefix: prefix() })
+    const other = new SharedCache({ redis: client(), prefix: prefix() })
+    const stored = (await cache.lookup('https://a.test/')).lease
+    const abandoned = (await cache.lookup('https://b.test/')).lease
+    await assert.rejects(other.store(stored, { status: 404 }), { code: 'ERR_ROBOTSTXT_INVALID_LEASE', message: /another cache/ })
+    // An outcome that is none leaves the lease open.
+    await assert.rejects(cache.store(stored, { status: 'two hundred' }), TypeError)
+    assert.equal(await cache.store(stored, { status: 404 }), 'allow-all')
+    await cache.abandon(abandoned)
+    const runs = redis.runs.length
+    for (const lease of [stored, abandoned]) {
+      await assert.rejects(cache.store(lease, { status: 404 }), { code: 'ERR_ROBOTSTXT_INVALID_LEASE', message: /already stored or abandoned/ })
+      await assert.rejects(cache.abandon(lease), { code: 'ERR_ROBOTSTXT_INVALID_LEASE' })
+    }
+    assert.equal(redis.runs.length, runs)
+    // The abandoned fetch is handed out again at once.
+    assert.equal((await other.lookup('https://b.test/')).kind, 'fetch')
+    await assert.rejects(cache.store({ ...stored }, { status: 404 }), { code: 'ERR_INVALID_ARG_TYPE' })
+    cache.close()
+    await assert.rejects(cache.lookup('https://a.test/'), { code: 'ERR_ROBOTSTXT_CLOSED' })
+  })
+
+  test('bad arguments, and Redis down', async () => {
+    const cache = new SharedCache({ redis: client(), prefix: prefix() })
+    await assert.rejects(cache.lookup('ftp://a.test/'), { code: 'ERR_ROBOTSTXT_INVALID_URL' })
+    await assert.rejects(cache.lookup('https://a.test/', -1), { code: 'ERR_OUT_OF_RANGE' })
+    await assert.rejects(cache.lookup('https://a.test/', 'now'), { code: 'ERR_INVALID_ARG_TYPE' })
+    await assert.rejects(cache.lookup('https://a.test/', null, 'later'), { code: 'ERR_ROBOTSTXT_INVALID_OPTION' })
+    await assert.rejects(cache.abandon(null), { code: 'ERR_INVALID_ARG_TYPE' })
+    assert.throws(() => new SharedCache({ redis: client(), fetch: () => {} }), RangeError) // an unknown option
+    const own = await startRedis()
+    const down = new SharedCache({ redis: client(own.port), prefix: prefix() })
+    const lease = (await down.lookup('https://a.test/')).lease
+    await own.stop()
+    await assert.rejects(down.lookup('https://b.test/'), { code: 'ERR_ROBOTSTXT_REDIS' })
+    await assert.rejects(down.store(lease, { status: 404 }), { code: 'ERR_ROBOTSTXT_REDIS' })
+    assert.equal(down.stats.redisErrors, 2)
+    // What the worker fetched answers it while Redis is down.
+    assert.equal((await down.lookup('https://a.test/')).answer.kind, 'allow-all')
+  })
+})
+
+/** `steps` with step `index`, which must still hold `was`, replaced by `now`. */
+function replaced (steps, index, was, now) {
+  for (const [key, value] of Object.entries(was)) {
+    assert.deepEqual(steps[index]?.[key], value, `step ${index} changed: review the difference`)
+  }
+  return steps.with(index, now)
+}
+
+// Where a fleet answers otherwise by design: case → [why, its steps].
+const FLEET_DIFFERENCES = new Map([
+  ['an expired lease goes to the next caller; the late store still counts', [
+    'a copy is stored only under the current lease (a stale worker never overwrites the ' +
+      "fleet's copy): the late store of L1 is refused, and at 62 s L2 is still held",
+    (steps) => replaced(replaced(steps, 3, { at_s: 61, store: 'L1' }, { ...steps[3], error: 'invalid_lease' }),
+      4, { at_s: 62, expect: 'ready' }, { at_s: 62, lookup: steps[4].lookup, expect: 'wait', until_s: 120 })
+  ]],
+  ['capacity: the least recently used origin is evicted', [
+    "capacity bounds the copies a worker holds parsed, not the fleet's copies in Redis: an origin " +
+      'dropped from the worker is read back from Redis, not fetched again',
+    (steps) => replaced(steps, 8, { at_s: 5, lookup: 'https://b.test/', expect: 'fetch' },
+      { at_s: 5, lookup: 'https://b.test/', expect: 'ready', stale: false, answer: 'allow_all' })
+  ]],
+  ['origins are normalised: case, default port, userinfo', [
+    'the entries a worker counts are the copies it holds: the two origins it was handed to fetch have none yet',
+    (steps) => replaced(steps, 5, { stats: { entries: 3 } }, { stats: { entries: 1 } })
+  ]]
+])
+
+// The cache vectors (tests/vectors/cache.json) through SharedCache, each
+// case under its own prefix, on an injected clock. Their stats steps are
+// asserted too: a worker's counters match the local cache's, but for the
+// entries named above.
+describe('the cache vectors, shared', () => {
+  const doc = JSON.parse(readFileSync(join(here, '..', '..', '..', 'tests', 'vectors', 'cache.json'), 'utf8'))
+  const EPOCH = 1_700_000_000_000
+  test('every named difference is a case', () => {
+    const names = doc.cases.map((c) => c.name)
+    for (const name of FLEET_DIFFERENCES.keys()) assert.ok(names.includes(name), `no case ${name}`)
+  })
+  for (const kase of doc.cases) {
+    const difference = FLEET_DIFFERENCES.get(kase.name)
+    test(difference === undefined ? kase.name : `${kase.name} (a fleet differs: ${difference[0]})`, async () => {
+      const cache = new SharedCache({ redis: client(), prefix: prefix(), ...cacheOptions(kase, kase.name) })
+      try {
+        await runCacheSteps(kase, kase.name, cache, { epoch: EPOCH, steps: difference?.[1](kase.steps) })
+      } finally {
+        cache.close()
+      }
+    })
+  }
 })
 
 describe('Redis unreachable', () => {

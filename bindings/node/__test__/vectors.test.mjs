@@ -8,45 +8,12 @@ import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
 import { Cache, Entry, Pacer, Robots, classifyFetch } from '../index.js'
+import {
+  bodyArg, bytesOf, cacheOptions, checkFields, checkValidators, fetchOutcome, freshnessOptions, ms, runCacheSteps
+} from './cache-vectors.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const vectorsDir = join(here, '..', '..', '..', 'tests', 'vectors')
-
-/** Fails on a field the runner does not know, so a typo cannot hide a case. */
-function checkFields (object, known, at) {
-  assert.equal(typeof object, 'object', `${at}: not an object`)
-  for (const key of Object.keys(object)) {
-    assert.ok(known.includes(key) || key === 'note', `${at}: unknown field ${JSON.stringify(key)}`)
-  }
-}
-
-/** `body`/`url_parts`: a string, or parts of text, hex and repeats. */
-function bytesOf (value, at) {
-  if (typeof value === 'string') return Buffer.from(value, 'utf8')
-  assert.ok(Array.isArray(value), `${at}: bytes must be a string or parts`)
-  const parts = value.map((part) => {
-    if ('text' in part) {
-      checkFields(part, ['text'], at)
-      return Buffer.from(part.text, 'utf8')
-    }
-    if ('hex' in part) {
-      checkFields(part, ['hex'], at)
-      assert.match(part.hex, /^([0-9a-fA-F]{2})*$/, `${at}: hex`)
-      return Buffer.from(part.hex, 'hex')
-    }
-    if ('repeat' in part) {
-      checkFields(part, ['repeat', 'times'], at)
-      return Buffer.from(part.repeat.repeat(part.times), 'utf8')
-    }
-    assert.fail(`${at}: unknown body part ${JSON.stringify(part)}`)
-  })
-  return Buffer.concat(parts)
-}
-
-/** The body as the binding gets it: a JSON string stays a string. */
-function bodyArg (value, at) {
-  return typeof value === 'string' ? value : bytesOf(value, at)
-}
 
 function profiles (kase, at) {
   const profile = kase.profile ?? 'both'
@@ -233,40 +200,6 @@ function runAccessCase (kase, at) {
   if (kase.retry_later !== undefined) assert.equal(got.retryLater, kase.retry_later, `${at}: retry_later`)
 }
 
-const ms = (seconds) => Math.round(seconds * 1000)
-
-/** A timeline's `policy`, as Entry/Cache options. */
-function freshnessOptions (p, at) {
-  const options = {}
-  if (p === undefined) return options
-  checkFields(p, ['fresh_for_s', 'retry_s', 'unreachable_limit_s', 'after_limit', 'access'], `${at} policy`)
-  if (p.fresh_for_s !== undefined) options.freshForMs = ms(p.fresh_for_s)
-  if (p.retry_s !== undefined) options.retryMs = ms(p.retry_s)
-  if (p.unreachable_limit_s !== undefined) options.unreachableLimitMs = ms(p.unreachable_limit_s)
-  if (p.after_limit !== undefined) options.afterLimit = p.after_limit
-  if (p.access !== undefined) options.policy = p.access
-  return options
-}
-
-/** A timeline's `fetch`, as a FetchOutcome. */
-function fetchOutcome (f, at) {
-  checkFields(f, ['status', 'redirects', 'body', 'max_age_s', 'retry_after_s', 'etag', 'last_modified'], at)
-  const outcome = { status: f.status ?? null }
-  if (f.redirects !== undefined) outcome.redirects = f.redirects
-  if (f.body !== undefined) outcome.body = bodyArg(f.body, at)
-  if (f.max_age_s !== undefined) outcome.maxAgeMs = ms(f.max_age_s)
-  if (f.retry_after_s !== undefined) outcome.retryAfterMs = ms(f.retry_after_s)
-  if (f.etag !== undefined) outcome.etag = f.etag
-  if (f.last_modified !== undefined) outcome.lastModified = f.last_modified
-  return outcome
-}
-
-function checkValidators (want, got, at) {
-  checkFields(want, ['etag', 'last_modified'], `${at}: validators`)
-  assert.deepEqual({ etag: got.etag, lastModified: got.lastModified },
-    { etag: want.etag, lastModified: want.last_modified }, `${at}: validators`)
-}
-
 function runTimeline (kase, at) {
   checkFields(kase, ['name', 'policy', 'steps', 'fetches'], at)
   const entry = new Entry(freshnessOptions(kase.policy, at))
@@ -301,21 +234,6 @@ function runTimeline (kase, at) {
   if (kase.fetches !== undefined) assert.equal(fetches, kase.fetches, `${at}: fetch steps`)
 }
 
-/** A lookup's `cause` (null, or `{kind, status?}`) against an answer's `blanket`. */
-function checkCause (want, blanket, at) {
-  if (want === null) {
-    assert.equal(blanket, null, `${at}: cause`)
-    return
-  }
-  checkFields(want, ['kind', 'status'], `${at}: cause`)
-  assert.notEqual(blanket, null, `${at}: cause`)
-  assert.equal(blanket.cause.kind, want.kind, `${at}: cause.kind`)
-  if (want.status !== undefined) assert.equal(blanket.cause.status, want.status, `${at}: cause.status`)
-  if (want.kind !== 'status') {
-    assert.deepEqual(Object.keys(blanket.cause), ['kind'], `${at}: cause fields`)
-  }
-}
-
 function expectError (fn, Kind, code, at) {
   assert.throws(fn, (err) => {
     assert.ok(err instanceof Kind, `${at}: ${err}`)
@@ -325,93 +243,7 @@ function expectError (fn, Kind, code, at) {
 }
 
 function runCacheCase (kase, at) {
-  checkFields(kase, ['name', 'options', 'steps'], at)
-  const options = {}
-  if (kase.options !== undefined) {
-    checkFields(kase.options, ['capacity', 'lease_s', 'policy'], `${at} options`)
-    if (kase.options.capacity !== undefined) options.capacity = kase.options.capacity
-    if (kase.options.lease_s !== undefined) options.leaseMs = ms(kase.options.lease_s)
-    Object.assign(options, freshnessOptions(kase.options.policy, at))
-  }
-  const cache = new Cache(options)
-  const leases = new Map()
-  kase.steps.forEach((step, i) => {
-    const where = `${at} step ${i}`
-    if (step.stats !== undefined) {
-      checkFields(step, ['stats'], where)
-      const got = cache.stats
-      for (const [key, want] of Object.entries(step.stats)) {
-        assert.ok(key in got, `${where}: unknown stat ${key}`)
-        assert.equal(got[key], want, `${where}: stats.${key}`)
-      }
-      return
-    }
-    const now = ms(step.at_s)
-    if (step.store !== undefined) {
-      checkFields(step, ['at_s', 'store', 'fetch', 'error'], where)
-      assert.ok(leases.has(step.store), `${where}: no lease ${step.store}`)
-      // The Lease object is kept after a store or abandon: the binding
-      // itself must refuse it a second time.
-      const store = () => cache.store(leases.get(step.store), fetchOutcome(step.fetch, where), now)
-      if (step.error === undefined) {
-        store()
-      } else {
-        assert.equal(step.error, 'invalid_lease', `${where}: unknown error kind`)
-        expectError(store, Error, 'ERR_ROBOTSTXT_INVALID_LEASE', where)
-      }
-      return
-    }
-    if (step.abandon !== undefined) {
-      checkFields(step, ['at_s', 'abandon'], where)
-      cache.abandon(leases.get(step.abandon))
-      return
-    }
-    checkFields(step, ['at_s', 'lookup', 'when_fetching', 'expect', 'stale', 'answer', 'checks', 'token',
-      'validators', 'lease', 'origin', 'until_s', 'error', 'cause', 'retry_at_s'], where)
-    const when = (step.when_fetching ?? 'wait').replace('_', '-')
-    if (step.error !== undefined) {
-      assert.equal(step.error, 'invalid_url', `${where}: unknown error kind`)
-      assert.throws(() => cache.lookup(step.lookup, now, when), (err) => {
-        assert.ok(err instanceof RangeError, `${where}: ${err}`)
-        assert.equal(err.code, 'ERR_ROBOTSTXT_INVALID_URL', `${where}: code`)
-        return true
-      })
-      return
-    }
-    const got = cache.lookup(step.lookup, now, when)
-    assert.equal(got.kind, step.expect, `${where}: expect`)
-    if (got.kind === 'ready') {
-      if (step.stale !== undefined) assert.equal(got.stale, step.stale, `${where}: stale`)
-      if (step.answer !== undefined) assert.equal(got.answer.kind.replace('-', '_'), step.answer, `${where}: answer`)
-      assert.equal(got.answer.robots !== null, got.answer.kind === 'rules', `${where}: robots with rules only`)
-      assert.equal(got.answer.blanket === null, got.answer.kind === 'rules', `${where}: blanket`)
-      if (step.cause !== undefined) checkCause(step.cause, got.answer.blanket, where)
-      const retryAt = step.retry_at_s === undefined || step.retry_at_s === null ? step.retry_at_s : ms(step.retry_at_s)
-      if (retryAt !== undefined) assert.equal(got.retryAt, retryAt, `${where}: retry_at`)
-      assert.equal(got.answer.retryAt, got.retryAt, `${where}: answer.retryAt`)
-      const rules = got.answer.rulesFor(step.token ?? 'ExampleBot')
-      // The rules say what the answer said.
-      assert.deepEqual(rules.blanket, got.answer.blanket, `${where}: rules.blanket`)
-      assert.equal(rules.retryAt, got.retryAt, `${where}: rules.retryAt`)
-      if (got.answer.blanket !== null) {
-        const d = rules.decide('/some/page')
-        assert.deepEqual([d.allowed, d.line, d.kind], [got.answer.blanket.allowed, 0,
-          got.answer.blanket.allowed ? 'allow-all' : 'disallow-all'], `${where}: a blanket decision`)
-      }
-      for (const check of step.checks ?? []) {
-        checkFields(check, ['url', 'allowed'], where)
-        assert.equal(rules.isAllowed(check.url), check.allowed, `${where}: ${check.url}`)
-      }
-    } else if (got.kind === 'fetch') {
-      if (step.validators !== undefined) checkValidators(step.validators, got.lease, where)
-      if (step.origin !== undefined) assert.equal(got.lease.origin, step.origin, `${where}: origin`)
-      assert.equal(got.lease.robotsUrl, `${got.lease.origin}/robots.txt`, `${where}: robotsUrl`)
-      assert.equal(typeof step.lease, 'string', `${where}: a fetch step names its lease`)
-      leases.set(step.lease, got.lease)
-    } else if (step.until_s !== undefined) {
-      assert.equal(got.until, ms(step.until_s), `${where}: until`)
-    }
-  })
+  return runCacheSteps(kase, at, new Cache(cacheOptions(kase, at)))
 }
 
 const RESERVE_ERRORS = {
@@ -534,10 +366,10 @@ for (const file of files) {
       assert.ok(!seen.has(kase.name), `${at}: duplicate name`)
       seen.add(kase.name)
       // One subtest per case, so that one failure hides no other.
-      await t.test(kase.name, () => {
+      await t.test(kase.name, async () => {
         if (file === 'access.json') runAccessCase(kase, at)
         else if (file === 'freshness.json') runTimeline(kase, at)
-        else if (file === 'cache.json') runCacheCase(kase, at)
+        else if (file === 'cache.json') await runCacheCase(kase, at)
         else if (file === 'pacing.json') runPacingCase(kase, at)
         else if (file === 'origins.json') runOriginCase(kase, at)
         else runParseCase(kase, at)

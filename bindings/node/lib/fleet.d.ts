@@ -2,7 +2,8 @@
 // of worker processes through Redis.
 
 import type {
-  CachedAnswer, CacheOptions, Confirmation, Pace, PacerOptions, RequestOutcome, Rules
+  Access, CachedAnswer, CacheOptions, Confirmation, FetchOutcome, LookupKind, Pace, PacerOptions, RequestOutcome,
+  Rules
 } from '../index.js'
 import type { FetchErrorContext, RobotsFetch, WaitOptions } from './polite.js'
 
@@ -37,6 +38,76 @@ export interface SharedOptions {
   onRedisError?: (error: Error) => void
 }
 
+export interface SharedCacheOptions extends CacheOptions, Pick<SharedOptions, 'redis' | 'prefix' | 'now'> {
+  /** How long Redis keeps a copy: 2,678,400,000 (31 days). */
+  keepMs?: number
+}
+
+/**
+ * The right, and duty, to fetch one origin's robots.txt for the fleet
+ * (a frozen object): fetch `robotsUrl` (conditionally, with `etag` and
+ * `lastModified` when set), then `sharedCache.store(lease, outcome)`, or
+ * `sharedCache.abandon(lease)`, once, with the cache that handed it out.
+ */
+export interface SharedLease {
+  readonly origin: string
+  readonly robotsUrl: string
+  readonly etag: string | null
+  readonly lastModified: string | null
+}
+
+/** What `sharedCache.lookup` gives: as `CacheLookup`, with a `SharedLease`. */
+export interface SharedCacheLookup {
+  kind: LookupKind
+  /** `'ready'`: what answers. */
+  answer: CachedAnswer | null
+  /** `'ready'`: whether the copy is past its freshness. */
+  stale: boolean | null
+  /**
+   * `'ready'`: when the next fetch is due after a failed one, or, with
+   * `'disallow-all'` while another worker fetches, when its lease runs out.
+   */
+  retryAt: number | null
+  /** `'fetch'`: the lease to fetch with. */
+  lease: SharedLease | null
+  /** `'wait'`: when the other worker's lease runs out (epoch ms). */
+  until: number | null
+}
+
+/**
+ * The local `Cache`'s low-level surface, async, over one copy per origin
+ * kept in Redis for a whole fleet: `lookup` says *fetch now* (a lease) to
+ * one worker of the fleet per origin, `ready` (a copy) or `wait`; the
+ * worker stores what it fetched, or abandons the lease. A copy is stored
+ * only under the origin's current lease: a lease that ran out (by the
+ * clock that took it), was stored or abandoned is refused with
+ * `ERR_ROBOTSTXT_INVALID_LEASE`, as the local cache refuses it, and a
+ * worker whose lease ran out never overwrites the fleet's copy. Each
+ * worker keeps the copies it uses parsed, by version (at most `capacity`):
+ * while one is fresh, `lookup` makes no Redis call. `now` defaults to the
+ * `now` option, else to Redis's clock. A Redis failure rejects with
+ * `ERR_ROBOTSTXT_REDIS`; a copy fetched but not stored for it answers this
+ * worker until Redis is back. `SharedRobotsCache` is built on it.
+ */
+export declare class SharedCache {
+  constructor(options: SharedCacheOptions)
+  /** As `cache.lookup`. */
+  lookup(url: string | Uint8Array, now?: number | null, whenFetching?: 'wait' | 'disallow-all'): Promise<SharedCacheLookup>
+  /** As `cache.store`: stores the copy for the fleet and ends the lease. */
+  store(lease: SharedLease, outcome: FetchOutcome, now?: number | null): Promise<Access>
+  /** As `cache.abandon`: the next lookup in the fleet hands the fetch out again. */
+  abandon(lease: SharedLease): Promise<void>
+  /** Forgets this worker's copy of `url`'s origin (the fleet's stays). */
+  remove(url: string | Uint8Array): boolean
+  /** This worker's counters. */
+  get stats(): SharedCacheStats
+  /** The copies this worker holds. */
+  get size(): number
+  /** Frees this worker's copies; later calls throw `ERR_ROBOTSTXT_CLOSED`. */
+  close(): void
+  [Symbol.dispose](): void
+}
+
 export interface SharedRobotsCacheOptions extends CacheOptions, SharedOptions {
   /** Fetches robots.txt, as for `RobotsCache`. */
   fetch: RobotsFetch
@@ -60,11 +131,11 @@ export interface SharedCacheStats {
 }
 
 /**
- * `RobotsCache`'s surface over one copy per origin kept in Redis for a
- * whole fleet: when a copy is due, one worker in the fleet fetches it
- * (under a lease fenced by a token, so that a worker whose lease ran out
- * cannot overwrite a newer copy) and the others wait for it, or answer
- * with the copy they hold. Each worker keeps the copies it uses parsed,
+ * `RobotsCache`'s surface over a `SharedCache`, one copy per origin kept
+ * in Redis for a whole fleet: when a copy is due, one worker in the fleet
+ * fetches it (under a lease fenced by a token, so that a worker whose
+ * lease ran out cannot overwrite a newer copy) and the others wait for
+ * it, or answer with the copy they hold. Each worker keeps the copies it uses parsed,
  * by version: between refreshes a question costs no Redis call, and a
  * check is a local call.
  *

@@ -1,6 +1,7 @@
 'use strict'
 
-// Fleets: SharedRobotsCache and SharedPacer keep robots.txt copies and
+// Fleets: SharedCache (the local Cache's lookup/store/abandon), the
+// SharedRobotsCache built on it, and SharedPacer keep robots.txt copies and
 // per-host pace in Redis, so that many worker processes (on many machines)
 // fetch each robots.txt once and pace each host like one crawler. The core
 // decides (its stored-copy encoding, its pace arithmetic); every shared
@@ -11,7 +12,7 @@
 // Keys, under a prefix of your choosing (default 'robotstxt:'), with the
 // origin or host in braces so that each step's keys share a cluster slot:
 //   <prefix>copy:{<origin>}   hash: data (Entry.encode), version, due, fence
-//   <prefix>lease:{<origin>}  the fetch lease's fencing token, PX leaseMs
+//   <prefix>lease:{<origin>}  the fetch lease's fencing token and end, PX leaseMs
 //   <prefix>pace:{<host>}     hash: next, last, nb, delay, factor, off, gen
 //   <prefix>flight:{<host>}   sorted set: in-flight places by expiry
 //
@@ -30,6 +31,9 @@ const ERR_INVALID_OPTION = 'ERR_ROBOTSTXT_INVALID_OPTION'
 const ERR_HOST_DISABLED = 'ERR_ROBOTSTXT_HOST_DISABLED'
 const ERR_REDIS = 'ERR_ROBOTSTXT_REDIS'
 const ERR_INVALID_TICKET = 'ERR_ROBOTSTXT_INVALID_TICKET'
+const ERR_INVALID_LEASE = 'ERR_ROBOTSTXT_INVALID_LEASE'
+const ERR_OUT_OF_RANGE = 'ERR_OUT_OF_RANGE'
+const ERR_CLOSED = 'ERR_ROBOTSTXT_CLOSED'
 
 const DAY_MS = 86_400_000
 const DEFAULT_LEASE_MS = 60_000
@@ -123,34 +127,341 @@ function warnFallback (className, error) {
 }
 
 // ---------------------------------------------------------------------------
-// SharedRobotsCache
+// SharedCache: the low-level surface
+
+/** A lease handed out by a SharedCache → what storing it needs. */
+const leaseStates = new WeakMap()
+
+// What SharedRobotsCache asks of its SharedCache besides the public
+// surface; the symbols stay in this file.
+const peek = Symbol('peek')
+const storeAnswering = Symbol('storeAnswering')
+const failSafe = Symbol('failSafe')
+const clock = Symbol('clock')
+
+// The native answer with a given retryAt, for this file alone.
+const cachedAnswerUntil = native.Entry.prototype._cachedAnswerUntil
+delete native.Entry.prototype._cachedAnswerUntil
+
+/** The error the local cache throws for a lease it will not take. */
+function invalidLease (reason) {
+  return withCode(new Error(`the lease ${reason}: store or abandon each lease once, with the cache that handed it ` +
+    'out, before it runs out (leaseMs)'), ERR_INVALID_LEASE)
+}
+
+function whenFetchingOf (value, what) {
+  if (value === undefined || value === 'wait' || value === 'disallow-all') return value ?? 'wait'
+  if (typeof value !== 'string') throw wrongType(what, 'a string', value)
+  throw withCode(new RangeError(`${what} must be one of "wait", "disallow-all", not ${JSON.stringify(value)}`),
+    ERR_INVALID_OPTION)
+}
+
+/** A `now` argument: epoch ms, or undefined for the cache's clock. */
+function nowOf (value) {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'number') throw wrongType('now', 'a number of epoch milliseconds', value)
+  if (!(value >= 0) || value === Infinity) {
+    throw withCode(new RangeError(`now must be a finite number of milliseconds ≥ 0, not ${value}`), ERR_OUT_OF_RANGE)
+  }
+  return value
+}
+
+/** A lookup's answer, shaped as the local cache's: what does not apply is null. */
+function ready (answer, stale, retryAt = answer.retryAt) {
+  return { kind: 'ready', answer, stale, retryAt, lease: null, until: null }
+}
 
 /**
- * RobotsCache's surface over a copy per origin kept in Redis for a whole
- * fleet: one worker fetches when a copy is due, under a fenced lease; the
- * others wait for it, or answer with the copy they hold. Each worker keeps
- * the copies it uses parsed, by version: a check is a local call.
+ * The local Cache's low-level surface (lookup, store, abandon) over a copy
+ * per origin kept in Redis for a whole fleet: a lookup says *fetch now* to
+ * one worker of the fleet per origin, under a fenced lease, and that
+ * worker stores what it got. Each worker keeps the copies it uses parsed,
+ * by version: while a copy is fresh, a lookup is a local call.
  */
-class SharedRobotsCache {
+class SharedCache {
   #scripts
   #prefix
-  #fetch
   #now
-  #whenFetching
-  #onFetchError
-  #onRedisError
   #leaseMs
   #keepMs
   #capacity
   #freshness
-  #fallback
-  /** Redis's clock minus ours, from the last reply. */
+  /** Redis's clock minus ours, from the last reply read by Redis's clock. */
   #offset = 0
-  /** origin → { version, bytes, entry }: the copies this worker holds. */
+  /** origin → { version, bytes, entry }: the copies this worker holds, least recently used first. */
   #copies = new Map()
+  #stats = { hits: 0, misses: 0, fetches: 0, stale: 0, evictions: 0, redisErrors: 0 }
+  #closed = false
+
+  constructor (options) {
+    if (!isObject(options)) throw wrongType('options', 'an object with redis', options)
+    const { redis, prefix, now, leaseMs, keepMs, capacity, ...freshness } = options
+    this.#scripts = new Scripts(redis, 'options.redis')
+    new native.Entry(freshness).close() // checks the freshness options, names and values
+    this.#prefix = prefixOf(prefix, 'options.prefix')
+    this.#now = clockOf(now, 'options.now')
+    this.#leaseMs = Math.min(positive(leaseMs, 'options.leaseMs', DEFAULT_LEASE_MS), MAX_TIMER_MS)
+    this.#keepMs = positive(keepMs, 'options.keepMs', 31 * DAY_MS)
+    this.#capacity = positive(capacity, 'options.capacity', 10_000)
+    this.#freshness = freshness
+  }
+
+  /** As `cache.lookup`: `{ kind, answer, stale, retryAt, lease, until }`. */
+  async lookup (url, now, whenFetching) {
+    const given = nowOf(now)
+    const when = whenFetchingOf(whenFetching, 'whenFetching')
+    this.#open()
+    const origin = native.robotsOrigin(url) // throws for a URL with no robots.txt
+    return this[peek](origin, given) ?? this.#ask(origin, given, when)
+  }
+
+  /** As `cache.store`: what the outcome meant, once Redis took the copy. */
+  async store (lease, outcome, now) {
+    const done = await this[storeAnswering](lease, outcome, now)
+    if (done.error !== undefined) throw done.error
+    if (!done.stored) throw invalidLease('ran out, or its origin was handed to another caller since')
+    return done.access
+  }
+
+  /** As `cache.abandon`: the next lookup of the fleet hands the fetch out again. */
+  async abandon (lease) {
+    const state = this.#take(lease)
+    state.ended = true
+    await this.#run('abandon', [state.keys[1]], [state.token])
+  }
+
+  /** Forgets this worker's copy of `url`'s origin (the fleet's stays). */
+  remove (url) {
+    this.#open()
+    const origin = native.robotsOrigin(url)
+    const copy = this.#copies.get(origin)
+    if (copy === undefined) return false
+    this.#copies.delete(origin)
+    copy.entry.close()
+    return true
+  }
+
+  get stats () {
+    return { ...this.#stats, entries: this.#copies.size }
+  }
+
+  get size () {
+    return this.#copies.size
+  }
+
+  close () {
+    if (this.#closed) return
+    this.#closed = true
+    for (const { entry } of this.#copies.values()) entry.close()
+    this.#copies.clear()
+  }
+
+  [Symbol.dispose] () {
+    SharedCache.prototype.close.call(this)
+  }
+
+  /** Now, by the clock given, else by Redis's (as of the last reply). */
+  [clock] () {
+    return this.#now !== undefined ? this.#now() : Date.now() + this.#offset
+  }
+
+  /** The held copy's answer while it is fresh (no Redis call), or undefined. */
+  [peek] (origin, now) {
+    const copy = this.#copies.get(origin)
+    if (copy === undefined) return undefined
+    const at = now ?? this[clock]()
+    if (copy.entry.isDue(at)) return undefined
+    this.#copies.delete(origin) // now the most recently used
+    this.#copies.set(origin, copy)
+    const stale = copy.entry.failures > 0
+    this.#stats[stale ? 'stale' : 'hits'] += 1
+    return ready(copy.entry.cachedAnswer(at), stale)
+  }
+
+  /**
+   * Redis failed: the copy held answers, due or not (as an unreachable
+   * robots.txt keeps the old copy); with none, nothing is allowed.
+   */
+  [failSafe] (url) {
+    const now = this[clock]()
+    const copy = this.#copies.get(native.robotsOrigin(url))
+    if (copy !== undefined) return copy.entry.cachedAnswer(now)
+    const entry = new native.Entry(this.#freshness)
+    try {
+      return entry.cachedAnswer(now)
+    } finally {
+      entry.close()
+    }
+  }
+
+  /**
+   * Stores as `store` does, and says what answers from the outcome:
+   * `{ access, answer, stored, error }`; `stored` false when Redis refused
+   * the lease, `error` the Redis failure. An outcome that is no
+   * FetchOutcome throws and leaves the lease open.
+   */
+  async [storeAnswering] (lease, outcome, now) {
+    const state = this.#take(lease)
+    const given = nowOf(now)
+    const at = given ?? this[clock]()
+    const entry = state.base === undefined
+      ? new native.Entry(this.#freshness)
+      : native.Entry.decode(state.base, this.#freshness)
+    let access
+    try {
+      access = entry.record(outcome, at)
+    } catch (error) {
+      entry.close()
+      throw error
+    }
+    state.ended = true
+    // The body the copy now comes from: this one, or the one kept.
+    const body = access === 'follow-rules'
+      ? outcome.body
+      : state.base === undefined ? null : native.Entry.storedBody(state.base)
+    const bytes = entry.encode(body)
+    const answer = entry.cachedAnswer(at)
+    const nowArg = given !== undefined || this.#now !== undefined ? String(Math.floor(at)) : ''
+    let version
+    try {
+      version = text(await this.#run('store', state.keys, [state.token, bytes, entry.dueAt, this.#keepMs, nowArg]))
+    } catch (error) {
+      // Redis down: this worker answers from what it fetched meanwhile.
+      this.#put(lease.origin, { version: '', bytes, entry })
+      return { access, answer, stored: false, error }
+    }
+    if (version === '') {
+      // A worker whose lease ran out never overwrites the fleet's copy,
+      // nor holds its own: the next lookup reads the fleet's.
+      entry.close()
+      return { access, answer, stored: false }
+    }
+    this.#put(lease.origin, { version, bytes, entry })
+    return { access, answer, stored: true }
+  }
+
+  #open () {
+    if (this.#closed) throw closedError('SharedCache')
+  }
+
+  #keys (origin) {
+    return [`${this.#prefix}copy:{${origin}}`, `${this.#prefix}lease:{${origin}}`]
+  }
+
+  /** Runs script `name`, counting a failure and naming it (`ERR_ROBOTSTXT_REDIS`). */
+  async #run (name, keys, args) {
+    try {
+      return await this.#scripts.run(name, keys, args)
+    } catch (error) {
+      this.#stats.redisErrors += 1
+      throw redisError(name, error)
+    }
+  }
+
+  /** The state of `lease`, checked to be this cache's and open. */
+  #take (lease) {
+    const state = isObject(lease) ? leaseStates.get(lease) : undefined
+    if (state === undefined) throw wrongType('lease', 'a lease from sharedCache.lookup', lease)
+    this.#open()
+    if (state.cache !== this) throw invalidLease('belongs to another cache')
+    if (state.ended) throw invalidLease('was already stored or abandoned')
+    return state
+  }
+
+  /** One look at Redis for `origin`, whose held copy (if any) is due. */
+  async #ask (origin, given, whenFetching) {
+    const keys = this.#keys(origin)
+    const held = this.#copies.get(origin)
+    const nowArg = given !== undefined ? String(Math.floor(given)) : this.#now !== undefined ? String(Math.floor(this.#now())) : ''
+    const reply = await this.#run('lookup', keys, [this.#leaseMs, nowArg, held?.version ?? ''])
+    const [kindRaw, redisNow, versionRaw, , tokenOrLeft, data] = reply
+    const kind = text(kindRaw)
+    const now = Number(redisNow)
+    if (nowArg === '') this.#offset = now - Date.now()
+    if (this.#closed) {
+      if (kind === 'fetch') this.#scripts.run('abandon', [keys[1]], [text(tokenOrLeft)]).catch(() => {})
+      throw closedError('SharedCache')
+    }
+    let copy = held
+    if (data.length > 0) {
+      copy = this.#adopt(origin, text(versionRaw), data)
+    } else if (held !== undefined && this.#copies.get(origin) !== held) {
+      // Dropped or replaced while Redis answered: read back from its bytes.
+      copy = this.#adopt(origin, held.version, held.bytes)
+    }
+    if (kind === 'fresh') {
+      const stale = copy.entry.failures > 0
+      this.#stats[stale ? 'stale' : 'hits'] += 1
+      return ready(copy.entry.cachedAnswer(now), stale)
+    }
+    if (kind === 'wait') {
+      if (copy?.entry.hasCopy) {
+        this.#stats.stale += 1
+        return ready(copy.entry.cachedAnswer(now), true)
+      }
+      this.#stats.misses += 1
+      const until = now + Number(text(tokenOrLeft))
+      if (whenFetching === 'wait') return { kind: 'wait', answer: null, stale: null, retryAt: null, lease: null, until }
+      // Disallow-all (behaviour §6) until the other worker's lease runs out.
+      const entry = copy?.entry ?? new native.Entry(this.#freshness)
+      try {
+        return ready(cachedAnswerUntil.call(entry, now, until), false)
+      } finally {
+        if (copy === undefined) entry.close()
+      }
+    }
+    this.#stats.fetches += 1
+    if (!copy?.entry.hasCopy) this.#stats.misses += 1
+    const validators = copy?.entry.validators ?? { etag: null, lastModified: null }
+    const lease = Object.freeze({
+      origin, robotsUrl: `${origin}/robots.txt`, etag: validators.etag, lastModified: validators.lastModified
+    })
+    leaseStates.set(lease, { cache: this, keys, token: text(tokenOrLeft), base: copy?.bytes, ended: false })
+    return { kind: 'fetch', answer: null, stale: null, retryAt: null, lease, until: null }
+  }
+
+  #adopt (origin, version, data) {
+    const copy = { version, bytes: data, entry: native.Entry.decode(data, this.#freshness) }
+    this.#put(origin, copy)
+    return copy
+  }
+
+  #put (origin, copy) {
+    if (this.#closed) {
+      copy.entry.close()
+      return
+    }
+    const old = this.#copies.get(origin)
+    if (old !== undefined && old.entry !== copy.entry) old.entry.close()
+    this.#copies.delete(origin)
+    this.#copies.set(origin, copy)
+    if (this.#copies.size > this.#capacity) {
+      const [oldest, { entry }] = this.#copies.entries().next().value
+      entry.close()
+      this.#copies.delete(oldest)
+      this.#stats.evictions += 1
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// SharedRobotsCache
+
+/**
+ * RobotsCache's surface over a SharedCache: one worker of the fleet
+ * fetches when a copy is due; the others wait for it, or answer with the
+ * copy they hold.
+ */
+class SharedRobotsCache {
+  #cache
+  #fetch
+  #whenFetching
+  #onFetchError
+  #onRedisError
+  #leaseMs
+  #fallback
   /** origin → promise of its answer (or null: ask again), one per origin. */
   #rounds = new Map()
-  #stats = { hits: 0, misses: 0, fetches: 0, stale: 0, evictions: 0, redisErrors: 0 }
   #closed = false
 
   constructor (options) {
@@ -159,34 +470,23 @@ class SharedRobotsCache {
       redis, fetch, prefix, now, whenFetching, onFetchError, onRedisError, localFallback,
       leaseMs, keepMs, capacity, ...freshness
     } = options
-    this.#scripts = new Scripts(redis, 'options.redis')
     if (typeof fetch !== 'function') {
       throw wrongType('options.fetch', 'an async function (robotsUrl, { origin, etag, lastModified, signal }) => FetchOutcome', fetch)
     }
     for (const [name, hook] of [['onFetchError', onFetchError], ['onRedisError', onRedisError]]) {
       if (hook !== undefined && typeof hook !== 'function') throw wrongType(`options.${name}`, 'a function', hook)
     }
-    if (whenFetching !== undefined && whenFetching !== 'wait' && whenFetching !== 'disallow-all') {
-      if (typeof whenFetching !== 'string') throw wrongType('options.whenFetching', 'a string', whenFetching)
-      throw withCode(new RangeError(`options.whenFetching must be one of "wait", "disallow-all", not ${JSON.stringify(whenFetching)}`),
-        ERR_INVALID_OPTION)
-    }
+    this.#whenFetching = whenFetchingOf(whenFetching, 'options.whenFetching')
     if (localFallback !== undefined && typeof localFallback !== 'boolean') {
       throw wrongType('options.localFallback', 'a boolean', localFallback)
     }
-    new native.Entry(freshness).close() // checks the freshness options, names and values
-    this.#prefix = prefixOf(prefix, 'options.prefix')
+    this.#cache = new SharedCache({ redis, prefix, now, leaseMs, keepMs, capacity, ...freshness })
     this.#fetch = fetch
-    this.#now = clockOf(now, 'options.now')
-    this.#whenFetching = whenFetching ?? 'wait'
     this.#onFetchError = onFetchError
     this.#onRedisError = onRedisError
-    this.#leaseMs = Math.min(positive(leaseMs, 'options.leaseMs', DEFAULT_LEASE_MS), MAX_TIMER_MS)
-    this.#keepMs = positive(keepMs, 'options.keepMs', 31 * DAY_MS)
-    this.#capacity = positive(capacity, 'options.capacity', 10_000)
-    this.#freshness = freshness
+    this.#leaseMs = Math.min(leaseMs ?? DEFAULT_LEASE_MS, MAX_TIMER_MS)
     if (localFallback) {
-      this.#fallback = new RobotsCache({ fetch, now, whenFetching, onFetchError, capacity: this.#capacity, leaseMs, ...freshness })
+      this.#fallback = new RobotsCache({ fetch, now, whenFetching, onFetchError, capacity, leaseMs, ...freshness })
     }
   }
 
@@ -205,16 +505,11 @@ class SharedRobotsCache {
     for (;;) {
       if (signal?.aborted) throw signal.reason
       this.#open()
-      const copy = this.#copies.get(origin)
-      const now = this.#clock()
-      if (copy !== undefined && !copy.entry.isDue(now)) {
-        if (copy.entry.failures > 0) this.#stats.stale += 1
-        else this.#stats.hits += 1
-        return copy.entry.cachedAnswer(now)
-      }
+      const held = this.#cache[peek](origin)
+      if (held !== undefined) return held.answer
       let round = this.#rounds.get(origin)
       if (round === undefined) {
-        round = this.#round(origin, url).finally(() => this.#rounds.delete(origin))
+        round = this.#round(url).finally(() => this.#rounds.delete(origin))
         this.#rounds.set(origin, round)
       }
       const answer = await abortable(round, signal)
@@ -225,22 +520,21 @@ class SharedRobotsCache {
   /** Forgets this worker's copy of `url`'s origin (the fleet's stays). */
   remove (url) {
     this.#open()
-    return this.#copies.delete(native.robotsOrigin(url))
+    return this.#cache.remove(url)
   }
 
   get stats () {
-    return { ...this.#stats, entries: this.#copies.size }
+    return this.#cache.stats
   }
 
   get size () {
-    return this.#copies.size
+    return this.#cache.size
   }
 
   close () {
     if (this.#closed) return
     this.#closed = true
-    for (const { entry } of this.#copies.values()) entry.close()
-    this.#copies.clear()
+    this.#cache.close()
     this.#fallback?.close()
   }
 
@@ -252,63 +546,33 @@ class SharedRobotsCache {
     if (this.#closed) throw closedError('SharedRobotsCache')
   }
 
-  /** Now, by the clock given, else by Redis's (as of the last reply). */
-  #clock () {
-    return this.#now !== undefined ? this.#now() : Date.now() + this.#offset
-  }
-
-  #keys (origin) {
-    return [`${this.#prefix}copy:{${origin}}`, `${this.#prefix}lease:{${origin}}`]
-  }
-
-  /** One look at Redis for `origin`: the answer, or null to look again. */
-  async #round (origin, url) {
-    const keys = this.#keys(origin)
-    const held = this.#copies.get(origin)
-    let reply
+  /** One lookup for `url`'s origin: the answer, or null to look again. */
+  async #round (url) {
+    let got
     try {
-      reply = await this.#scripts.run('lookup', keys, [this.#leaseMs, this.#nowArg(), held?.version ?? ''])
+      got = await this.#cache.lookup(url, undefined, this.#whenFetching)
     } catch (error) {
-      return this.#redisDown(error, origin, url)
+      if (error.code !== ERR_REDIS) throw error
+      return this.#redisDown(error, url)
     }
-    const [kindRaw, redisNow, versionRaw, , tokenOrLeft, data] = reply
-    if (this.#now === undefined) this.#offset = Number(redisNow) - Date.now()
-    const kind = text(kindRaw)
-    const version = text(versionRaw)
-    if (data.length > 0) this.#adopt(origin, version, data)
-    const copy = this.#copies.get(origin)
-    const now = Number(redisNow)
-    if (kind === 'fresh') {
-      this.#stats.hits += 1
-      return copy.entry.cachedAnswer(now)
-    }
-    if (kind === 'wait') {
-      if (copy !== undefined) {
-        this.#stats.stale += 1
-        return copy.entry.cachedAnswer(now)
-      }
-      this.#stats.misses += 1
-      if (this.#whenFetching === 'disallow-all') return this.#nothingYet(now)
-      await sleep(Math.min(Number(text(tokenOrLeft)), POLL_MS))
+    if (got.kind === 'ready') return got.answer
+    if (got.kind === 'wait') {
+      await sleep(Math.min(got.until - this.#cache[clock](), POLL_MS))
       return null
     }
-    this.#stats.fetches += 1
-    if (copy === undefined) this.#stats.misses += 1
-    return this.#fetchAndStore(origin, keys, text(tokenOrLeft), copy, now)
+    return this.#fetchAndStore(got.lease)
   }
 
-  /** Fetches under the fleet's lease `token`, stores, and answers. */
-  async #fetchAndStore (origin, keys, token, copy, leaseNow) {
-    const robotsUrl = `${origin}/robots.txt`
-    const validators = copy?.entry.validators ?? { etag: null, lastModified: null }
+  /** Fetches under the fleet's lease, stores, and answers. */
+  async #fetchAndStore (lease) {
+    const { origin, robotsUrl } = lease
     const controller = new AbortController()
     const timer = setTimeout(() => controller.abort(new DOMException(
       `the fetch of ${robotsUrl} took longer than leaseMs (${this.#leaseMs} ms)`, 'TimeoutError')), this.#leaseMs)
-    const started = Date.now()
     let outcome
     try {
       outcome = await this.#fetch(robotsUrl, {
-        origin, etag: validators.etag, lastModified: validators.lastModified, signal: controller.signal
+        origin, etag: lease.etag, lastModified: lease.lastModified, signal: controller.signal
       })
     } catch (error) {
       outcome = { status: null } // a network error or a timeout (behaviour §6)
@@ -316,85 +580,40 @@ class SharedRobotsCache {
     } finally {
       clearTimeout(timer)
     }
-    const now = this.#now !== undefined ? this.#now() : leaseNow + (Date.now() - started)
-    const entry = copy === undefined ? new native.Entry(this.#freshness) : native.Entry.decode(copy.bytes, this.#freshness)
-    let access
+    let done
     try {
-      access = entry.record(outcome, now)
+      done = await this.#cache[storeAnswering](lease, outcome)
     } catch (error) {
-      entry.close()
-      await this.#scripts.run('abandon', [keys[1]], [token]).catch(() => {})
+      if (error.code === ERR_CLOSED) throw error
+      await this.#cache.abandon(lease).catch((e) => this.#redisFailed(e))
       const Kind = error instanceof RangeError ? RangeError : TypeError
       throw withCode(new Kind(`the fetch function must resolve to a FetchOutcome ({ status, body, ... }): ${error.message}`,
         { cause: error }), error.code ?? ERR_INVALID_ARG_TYPE)
     }
-    // The body the copy now comes from: this one, or the one kept.
-    const body = access === 'follow-rules' ? outcome.body : copy === undefined ? null : native.Entry.storedBody(copy.bytes)
-    const bytes = entry.encode(body)
-    let version = ''
-    try {
-      version = text(await this.#scripts.run('store', keys, [token, bytes, entry.dueAt, this.#keepMs]))
-    } catch (error) {
-      this.#stats.redisErrors += 1
-      this.#onRedisError?.(redisError('store', error))
-    }
-    // Refused (the lease ran out and was taken again): the answer still
-    // holds for this worker; the next look at Redis takes the fleet's.
-    this.#put(origin, { version, bytes, entry })
-    return entry.cachedAnswer(now)
-  }
-
-  #adopt (origin, version, data) {
-    const entry = native.Entry.decode(data, this.#freshness)
-    this.#put(origin, { version, bytes: data, entry })
-  }
-
-  #put (origin, copy) {
-    const old = this.#copies.get(origin)
-    if (old !== undefined && old.entry !== copy.entry) old.entry.close()
-    this.#copies.delete(origin)
-    this.#copies.set(origin, copy)
-    if (this.#copies.size > this.#capacity) {
-      const [oldest, { entry }] = this.#copies.entries().next().value
-      entry.close()
-      this.#copies.delete(oldest)
-      this.#stats.evictions += 1
-    }
-  }
-
-  /** Disallow-all, nothing known yet (behaviour §6). */
-  #nothingYet (now) {
-    const entry = new native.Entry(this.#freshness)
-    try {
-      return entry.cachedAnswer(now)
-    } finally {
-      entry.close()
-    }
+    if (done.error !== undefined) this.#redisFailed(done.error)
+    // Stored, refused (the lease ran out: the next lookup reads the
+    // fleet's copy) or Redis down: it answers this round's callers.
+    return done.answer
   }
 
   /**
-   * Redis failed: fail safe. The copy this worker holds keeps answering
-   * (as an unreachable robots.txt keeps the old copy); with none, nothing
-   * is allowed. With `localFallback`, this worker fetches for itself.
+   * Redis failed: fail safe (SharedCache's failSafe). With
+   * `localFallback`, this worker fetches for itself.
    */
-  async #redisDown (error, origin, url) {
-    this.#stats.redisErrors += 1
-    const wrapped = redisError('lookup', error)
-    try {
-      this.#onRedisError?.(wrapped)
-    } catch {}
+  async #redisDown (error, url) {
+    this.#redisFailed(error)
     if (this.#fallback !== undefined) {
-      warnFallback('SharedRobotsCache', error)
+      warnFallback('SharedRobotsCache', error.cause ?? error)
       return this.#fallback.answerFor(url)
     }
-    const now = this.#clock()
-    const copy = this.#copies.get(origin)
-    if (copy !== undefined) return copy.entry.cachedAnswer(now)
-    return this.#nothingYet(now)
+    return this.#cache[failSafe](url)
   }
 
-  #nowArg () {
-    return this.#now === undefined ? '' : String(Math.floor(this.#now()))
+  #redisFailed (error) {
+    if (error?.code !== ERR_REDIS) return
+    try {
+      this.#onRedisError?.(error)
+    } catch {}
   }
 
   #report (error, robotsUrl, origin) {
@@ -472,14 +691,20 @@ class SharedPacer {
       throw withCode(new Error('the ticket was already confirmed or voided: confirm each ticket until it says ' +
         'go, or cancel it'), ERR_INVALID_TICKET)
     }
+    const { answer } = await this.#confirm(ticket)
+    return answer
+  }
+
+  /** Confirms `ticket`: the answer and Redis's time when it was given. */
+  async #confirm (ticket) {
     places += 1
-    const [answer, start, generation, until] = await this.#run('confirm', ticket.host,
+    const [code, start, generation, until, now] = await this.#run('confirm', ticket.host,
       [ticket.start, ticket.generation, `${this.#worker}-${places}`, this.#known(ticket.host)])
     ticket.start = start
     ticket.generation = generation
-    if (answer === 1 || answer === 2) return { kind: 'wait', until, busy: answer === 2 }
+    if (code === 1 || code === 2) return { answer: { kind: 'wait', until, busy: code === 2 }, now }
     spent.add(ticket)
-    return { kind: answer === 0 ? 'go' : 'disabled', until: null, busy: false }
+    return { answer: { kind: code === 0 ? 'go' : 'disabled', until: null, busy: false }, now }
   }
 
   /** Gives an unsent ticket's slot back, if it is the last one handed out. */
@@ -564,8 +789,10 @@ class SharedPacer {
       let until = ticket.start
       for (;;) {
         await sleep(until - this.#clock(), signal)
-        const got = await this.confirm(ticket)
-        if (got.kind === 'go') return this.#clock()
+        const { answer: got, now } = await this.#confirm(ticket)
+        // The time the fleet's clock gave the go, not this worker's
+        // estimate of it: starts from two workers compare exactly.
+        if (got.kind === 'go') return now
         if (got.kind === 'disabled') throw hostDisabled(host)
         until = got.busy ? Math.min(got.until, this.#clock() + POLL_MS) : got.until
       }
@@ -629,4 +856,4 @@ class SharedPacer {
   }
 }
 
-module.exports = { SharedRobotsCache, SharedPacer }
+module.exports = { SharedCache, SharedRobotsCache, SharedPacer }

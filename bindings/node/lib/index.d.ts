@@ -6,9 +6,10 @@
 
 export * from '../index.js'
 export { Pacer, RobotsCache, httpFetcher, retryAfterMs } from './polite.js'
-export { SharedPacer, SharedRobotsCache } from './fleet.js'
+export { SharedCache, SharedPacer, SharedRobotsCache } from './fleet.js'
 export type {
-  RedisClient, SharedCacheStats, SharedOptions, SharedPacerOptions, SharedRobotsCacheOptions, SharedTicket
+  RedisClient, SharedCacheLookup, SharedCacheOptions, SharedCacheStats, SharedLease, SharedOptions,
+  SharedPacerOptions, SharedRobotsCacheOptions, SharedTicket
 } from './fleet.js'
 export type {
   FetchErrorContext, HttpFetcherOptions, PacerClockOptions, RobotsCacheOptions,
