@@ -4,9 +4,9 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict};
 
-use crate::args::{self, Freshness, OutcomeArgs};
+use crate::args::{self, OutcomeArgs};
 use crate::errors::OrRaise;
 use crate::fleet;
 use crate::robots::{Robots, PARSE_WITHOUT_GIL};
@@ -184,6 +184,20 @@ impl Answer {
         self.retry_at
     }
 
+    /// This answer, saying the file will be fetched at `retry_at` (ms, or
+    /// None): what a cache over a shared store answers while another
+    /// worker fetches, until that worker's lease runs out.
+    ///
+    /// Raises InvalidArgumentError or ArgumentTypeError for a time that is
+    /// not a whole number of ms ≥ 0.
+    #[pyo3(signature = (retry_at))]
+    fn with_retry_at(&self, retry_at: Option<&Bound<'_, PyAny>>) -> PyResult<Answer> {
+        let retry_at = args::given(retry_at)
+            .map(|ms| args::millis(ms, &"retry_at"))
+            .transpose()?;
+        Ok(Answer::new(self.core.clone(), self.profile, retry_at))
+    }
+
     /// The rules for `token` under this answer: the file's, or rules that
     /// allow or disallow every URL (their blanket says why). They carry
     /// retry_at. The token is checked as Robots.rules_for checks it,
@@ -241,32 +255,11 @@ impl Entry {
 #[pymethods]
 impl Entry {
     #[new]
-    #[pyo3(signature = (*, fresh_for_ms = None, retry_ms = None, unreachable_limit_ms = None, after_limit = None, policy = None, profile = None, parse_limit = None, typos = None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        fresh_for_ms: Option<&Bound<'_, PyAny>>,
-        retry_ms: Option<&Bound<'_, PyAny>>,
-        unreachable_limit_ms: Option<&Bound<'_, PyAny>>,
-        after_limit: Option<&Bound<'_, PyAny>>,
-        policy: Option<&Bound<'_, PyAny>>,
-        profile: Option<&Bound<'_, PyAny>>,
-        parse_limit: Option<&Bound<'_, PyAny>>,
-        typos: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Entry> {
-        let policy = Freshness {
-            fresh_for_ms,
-            retry_ms,
-            unreachable_limit_ms,
-            after_limit,
-            policy,
-            profile,
-            parse_limit,
-            typos,
-        }
-        .policy()?;
+    #[pyo3(signature = (**freshness))]
+    fn new(freshness: Option<&Bound<'_, PyDict>>) -> PyResult<Entry> {
         Ok(Entry {
             inner: Mutex::new(robotstxt::Entry::new()),
-            policy,
+            policy: args::freshness("Entry", freshness)?,
         })
     }
 
@@ -404,31 +397,13 @@ impl Entry {
     /// CopyVersionError (an InvalidCopyError) for a newer format,
     /// ArgumentTypeError for data that is not bytes.
     #[staticmethod]
-    #[pyo3(signature = (data, /, *, fresh_for_ms = None, retry_ms = None, unreachable_limit_ms = None, after_limit = None, policy = None, profile = None, parse_limit = None, typos = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (data, /, **freshness))]
     fn decode(
         py: Python<'_>,
         data: &Bound<'_, PyAny>,
-        fresh_for_ms: Option<&Bound<'_, PyAny>>,
-        retry_ms: Option<&Bound<'_, PyAny>>,
-        unreachable_limit_ms: Option<&Bound<'_, PyAny>>,
-        after_limit: Option<&Bound<'_, PyAny>>,
-        policy: Option<&Bound<'_, PyAny>>,
-        profile: Option<&Bound<'_, PyAny>>,
-        parse_limit: Option<&Bound<'_, PyAny>>,
-        typos: Option<&Bound<'_, PyAny>>,
+        freshness: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Entry> {
-        let policy = Freshness {
-            fresh_for_ms,
-            retry_ms,
-            unreachable_limit_ms,
-            after_limit,
-            policy,
-            profile,
-            parse_limit,
-            typos,
-        }
-        .policy()?;
+        let policy = args::freshness("Entry.decode", freshness)?;
         let entry = fleet::decode(py, data, &policy)?;
         Ok(Entry::from_core(entry, policy))
     }

@@ -5,8 +5,9 @@
 use std::fmt::Display;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
 
 use crate::errors::{self, Kind};
 use crate::text::{self, Text};
@@ -172,53 +173,72 @@ pub fn parse_options(
     Ok(options)
 }
 
-/// The freshness arguments shared by `Entry` and `Cache`.
-pub struct Freshness<'a, 'py> {
-    pub fresh_for_ms: Option<&'a Bound<'py, PyAny>>,
-    pub retry_ms: Option<&'a Bound<'py, PyAny>>,
-    pub unreachable_limit_ms: Option<&'a Bound<'py, PyAny>>,
-    pub after_limit: Option<&'a Bound<'py, PyAny>>,
-    pub policy: Option<&'a Bound<'py, PyAny>>,
-    pub profile: Option<&'a Bound<'py, PyAny>>,
-    pub parse_limit: Option<&'a Bound<'py, PyAny>>,
-    pub typos: Option<&'a Bound<'py, PyAny>>,
-}
-
 pub const ACCESS_POLICIES: &[(&str, robotstxt::AccessPolicy)] = &[
     ("careful", robotstxt::AccessPolicy::Careful),
     ("strict", robotstxt::AccessPolicy::StrictRfc),
 ];
 
-impl Freshness<'_, '_> {
-    pub fn policy(&self) -> PyResult<robotstxt::FreshnessPolicy> {
-        let mut p = robotstxt::FreshnessPolicy {
-            parse: parse_options(self.profile, self.parse_limit, self.typos)?,
-            ..Default::default()
-        };
-        if let Some(v) = given(self.fresh_for_ms) {
-            p.fresh_for_ms = millis(v, &"fresh_for_ms")?;
+/// The keywords of the freshness options, taken by `Entry()`,
+/// `Entry.decode` and `Cache()` alike.
+const FRESHNESS: [&str; 8] = [
+    "fresh_for_ms",
+    "retry_ms",
+    "unreachable_limit_ms",
+    "after_limit",
+    "policy",
+    "profile",
+    "parse_limit",
+    "typos",
+];
+
+/// The freshness policy the keyword arguments `options` of `func` give,
+/// each of `FRESHNESS` optional. Any other keyword is a `TypeError`, as
+/// Python raises for a keyword a function does not take.
+pub fn freshness(
+    func: &str,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<robotstxt::FreshnessPolicy> {
+    let mut values: [Option<Bound<'_, PyAny>>; FRESHNESS.len()] = Default::default();
+    for (key, value) in options.into_iter().flat_map(|o| o.iter()) {
+        let name = key.str()?.to_cow()?.into_owned();
+        match FRESHNESS.iter().position(|known| *known == name) {
+            Some(at) => values[at] = Some(value),
+            None => {
+                return Err(PyTypeError::new_err(format!(
+                    "{func}() got an unexpected keyword argument '{name}'"
+                )))
+            }
         }
-        if let Some(v) = given(self.retry_ms) {
-            p.retry_ms = millis(v, &"retry_ms")?;
-        }
-        if let Some(v) = given(self.unreachable_limit_ms) {
-            p.unreachable_limit_ms = millis(v, &"unreachable_limit_ms")?;
-        }
-        if let Some(v) = given(self.after_limit) {
-            p.after_limit = choice(
-                v,
-                "after_limit",
-                &[
-                    ("keep", robotstxt::AfterLimit::KeepCopy),
-                    ("allow", robotstxt::AfterLimit::AllowAll),
-                ],
-            )?;
-        }
-        if let Some(v) = given(self.policy) {
-            p.access = choice(v, "policy", ACCESS_POLICIES)?;
-        }
-        Ok(p)
     }
+    let [fresh_for_ms, retry_ms, unreachable_limit_ms, after_limit, policy, profile, parse_limit, typos] =
+        values;
+    let mut p = robotstxt::FreshnessPolicy {
+        parse: parse_options(profile.as_ref(), parse_limit.as_ref(), typos.as_ref())?,
+        ..Default::default()
+    };
+    if let Some(v) = given(fresh_for_ms.as_ref()) {
+        p.fresh_for_ms = millis(v, &"fresh_for_ms")?;
+    }
+    if let Some(v) = given(retry_ms.as_ref()) {
+        p.retry_ms = millis(v, &"retry_ms")?;
+    }
+    if let Some(v) = given(unreachable_limit_ms.as_ref()) {
+        p.unreachable_limit_ms = millis(v, &"unreachable_limit_ms")?;
+    }
+    if let Some(v) = given(after_limit.as_ref()) {
+        p.after_limit = choice(
+            v,
+            "after_limit",
+            &[
+                ("keep", robotstxt::AfterLimit::KeepCopy),
+                ("allow", robotstxt::AfterLimit::AllowAll),
+            ],
+        )?;
+    }
+    if let Some(v) = given(policy.as_ref()) {
+        p.access = choice(v, "policy", ACCESS_POLICIES)?;
+    }
+    Ok(p)
 }
 
 /// What a fetch of `/robots.txt` returned, as `Cache.store` and

@@ -5,9 +5,10 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::access::{Access, Answer};
-use crate::args::{self, Freshness, OutcomeArgs};
+use crate::args::{self, OutcomeArgs};
 use crate::errors::{self, OrRaise};
 use crate::robots::PARSE_WITHOUT_GIL;
 use crate::text;
@@ -197,32 +198,14 @@ impl Cache {
 #[pymethods]
 impl Cache {
     #[new]
-    #[pyo3(signature = (*, capacity = None, lease_ms = None, fresh_for_ms = None, retry_ms = None, unreachable_limit_ms = None, after_limit = None, policy = None, profile = None, parse_limit = None, typos = None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (*, capacity = None, lease_ms = None, **freshness))]
     fn new(
         capacity: Option<&Bound<'_, PyAny>>,
         lease_ms: Option<&Bound<'_, PyAny>>,
-        fresh_for_ms: Option<&Bound<'_, PyAny>>,
-        retry_ms: Option<&Bound<'_, PyAny>>,
-        unreachable_limit_ms: Option<&Bound<'_, PyAny>>,
-        after_limit: Option<&Bound<'_, PyAny>>,
-        policy: Option<&Bound<'_, PyAny>>,
-        profile: Option<&Bound<'_, PyAny>>,
-        parse_limit: Option<&Bound<'_, PyAny>>,
-        typos: Option<&Bound<'_, PyAny>>,
+        freshness: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cache> {
         let mut options = robotstxt::CacheOptions {
-            policy: Freshness {
-                fresh_for_ms,
-                retry_ms,
-                unreachable_limit_ms,
-                after_limit,
-                policy,
-                profile,
-                parse_limit,
-                typos,
-            }
-            .policy()?,
+            policy: args::freshness("Cache", freshness)?,
             ..Default::default()
         };
         if let Some(c) = args::given(capacity) {

@@ -1,7 +1,9 @@
 """robotstxt.fleet through a real Redis server (Debian's redis-server, that
 `make redis` unpacks under build/redis, or $ROBOTSTXT_REDIS_SERVER): stored
 copies round-trip; workers fetch each robots.txt once and pace each host as
-one crawler; the pacing vectors hold through Redis as they do locally;
+one crawler; the cache vectors hold through SharedCache and the pacing
+vectors through SharedPacer as they do locally (where a fleet differs by
+design, the test says so and asserts the fleet's answer);
 Redis down fails safe; and the fleet worker of examples/python crawls a
 local site with another worker. Mirrors bindings/node/__test__/fleet.test.mjs."""
 
@@ -31,12 +33,16 @@ from conftest import EXAMPLES, REPO, VECTORS
 from robotstxt.aio import FetchOutcome, FetchRequest
 from robotstxt.fleet import (
     RedisFallbackWarning,
+    SharedCache,
     SharedCacheStats,
+    SharedLease,
+    SharedLookup,
     SharedPacer,
     SharedRobotsCache,
     SharedTicket,
 )
 from sites import Site, page, text
+from test_vectors import cache_options, run_cache_steps
 
 H = 3_600_000
 REDIS_SERVER = Path(os.environ.get("ROBOTSTXT_REDIS_SERVER") or REPO / "build" / "redis" / "redis-server")
@@ -485,6 +491,177 @@ def test_a_client_that_decodes_its_replies_works_too(server: RedisServer) -> Non
             await pacer.set_delay("a.test", 0.25)
             assert await pacer.gap_ms("a.test") == 250
         await c.aclose()
+
+    run(main)
+
+
+# ---------------------------------------------------------------------------
+# SharedCache: robotstxt.Cache's low-level surface over the fleet's copies
+
+
+def test_the_low_level_surface_hands_one_worker_the_fetch_and_the_others_its_copy(server: RedisServer) -> None:
+    async def main() -> None:
+        p = prefix()
+        t0 = 1_700_000_000_000
+        one, two = (SharedCache(client(server.port), prefix=p, lease_ms=30_000) for _ in range(2))
+        got = await one.lookup("https://A.test/x", now=t0)
+        assert isinstance(got, SharedLookup) and got.kind == "fetch" and got.answer is None
+        lease = got.lease
+        assert isinstance(lease, SharedLease) and one.issued(lease) and not two.issued(lease)
+        assert (lease.origin, lease.robots_url, lease.etag, lease.ended) == (
+            "https://a.test", "https://a.test/robots.txt", None, False
+        )
+        waiting = await two.lookup("https://a.test/y", now=t0 + 1000)
+        assert (waiting.kind, waiting.until) == ("wait", t0 + 30_000)
+        meanwhile = await two.lookup("https://a.test/y", now=t0 + 2000, when_fetching="disallow-all")
+        assert meanwhile.kind == "ready" and meanwhile.retry_at == t0 + 30_000 and meanwhile.stale is False
+        assert meanwhile.answer is not None and meanwhile.answer.retry_at == t0 + 30_000
+        blanket = meanwhile.answer.rules_for("ExampleBot").blanket
+        assert blanket is not None and (blanket.allowed, blanket.cause) == (False, "not-fetched")
+        # A lease of another cache, and a wrong type, change nothing.
+        with pytest.raises(robotstxt.InvalidLeaseError, match="belongs to another cache"):
+            await two.store(lease, 200, body=SHOP, now=t0 + 3000)
+        with pytest.raises(robotstxt.ArgumentTypeError):
+            await one.store(object(), 200, now=t0 + 3000)  # type: ignore[arg-type]
+        with pytest.raises(robotstxt.ArgumentTypeError):
+            await one.store(lease, "200", now=t0 + 3000)  # type: ignore[arg-type]
+        assert one.issued(lease)  # still usable
+        access = await one.store(lease, 200, body=SHOP, etag='"v1"', now=t0 + 3000)
+        assert isinstance(access, robotstxt.Access) and access.kind == "follow-rules" and lease.ended
+        # The other worker reads the copy back from Redis; then holds it.
+        adopted = await two.lookup("https://a.test/private/", now=t0 + 4000)
+        assert adopted.kind == "ready" and adopted.stale is False and adopted.answer is not None
+        assert adopted.answer.rules_for("ExampleBot").can_fetch("/private/") is False
+        assert len(two) == 1 and two.stats.hits == 1 and two.stats.misses == 2
+        # Due a day later: the refresh is conditional, and a 304 renews the copy for the fleet.
+        refresh = await two.lookup("https://a.test/", now=t0 + 3000 + 24 * H)
+        assert refresh.kind == "fetch" and refresh.lease is not None and refresh.lease.etag == '"v1"'
+        old = await one.lookup("https://a.test/", now=t0 + 3001 + 24 * H)
+        assert old.kind == "ready" and old.stale is True
+        assert (await two.store(refresh.lease, 304, now=t0 + 3002 + 24 * H)).kind == "not-modified"
+        renewed = await one.lookup("https://a.test/", now=t0 + 3003 + 24 * H)
+        assert renewed.kind == "ready" and renewed.stale is False
+        with pytest.raises(robotstxt.InvalidUrlError):
+            await one.lookup("ftp://a.test/", now=t0)
+        with pytest.raises(robotstxt.InvalidOptionError):
+            await one.lookup("https://a.test/", when_fetching="later")  # type: ignore[arg-type]
+        with pytest.raises(robotstxt.InvalidArgumentError):
+            await one.lookup("https://a.test/", now=-1)
+        await one.aclose()
+        with pytest.raises(robotstxt.ClosedError):
+            await one.lookup("https://a.test/")
+
+    run(main)
+
+
+def test_an_ended_lease_is_refused_without_a_redis_call_and_a_failed_store_keeps_the_copy_here(
+    own_server: RedisServer,
+) -> None:
+    async def main() -> None:
+        errors: List[robotstxt.RedisError] = []
+        cache = SharedCache(client(own_server.port), prefix=prefix(), on_redis_error=errors.append)
+        stored = (await cache.lookup("https://a.test/")).lease
+        abandoned = (await cache.lookup("https://b.test/")).lease
+        failed = (await cache.lookup("https://c.test/")).lease
+        assert stored is not None and abandoned is not None and failed is not None
+        await cache.store(stored, 404)
+        await cache.abandon(abandoned)
+        own_server.stop()
+        for ended in (stored, abandoned):
+            with pytest.raises(robotstxt.InvalidLeaseError, match="already stored or abandoned"):
+                await cache.store(ended, 200)
+            with pytest.raises(robotstxt.InvalidLeaseError):
+                await cache.abandon(ended)
+        assert errors == []  # refused here: Redis was not asked
+        with pytest.raises(robotstxt.RedisError) as raised:
+            await cache.store(failed, 200, body=b"User-agent: *\nDisallow: /\n")
+        assert raised.value.step == "store" and errors == [raised.value] and failed.ended
+        # This worker answers from what it fetched; the fleet never saw it.
+        kept = await cache.lookup("https://c.test/x")
+        assert kept.kind == "ready" and kept.answer is not None and kept.answer.kind == "rules"
+        with pytest.raises(robotstxt.RedisError):
+            await cache.lookup("https://d.test/")
+        assert cache.stats.redis_errors == 2
+
+    run(main)
+
+
+# ---------------------------------------------------------------------------
+# The cache vectors (tests/vectors/cache.json) through SharedCache, by the
+# local runner (test_vectors.run_cache_steps), each case under its own
+# prefix, at a fixed epoch far from Redis's clock: the leases run out by the
+# times given.
+
+CACHE = json.loads((VECTORS / "cache.json").read_text(encoding="utf-8"))["cases"]
+EPOCH = 1_700_000_000_000
+
+
+@dataclass(frozen=True)
+class FleetStep:
+    """A step a fleet answers otherwise than one process's cache, by design."""
+
+    index: int
+    vector: Dict[str, Any]
+    """What the vector's step holds (checked: a vector that changes is noticed)."""
+    fleet: Dict[str, Any]
+    """The step as the fleet answers it, asserted in its place."""
+    why: str
+
+
+FLEET_STEPS: Dict[str, List[FleetStep]] = {
+    "an expired lease goes to the next caller; the late store still counts": [
+        FleetStep(
+            3,
+            {"at_s": 61, "store": "L1"},
+            {"at_s": 61, "store": "L1", "fetch": {"status": 200, "body": "User-agent: *\nDisallow: /private/\n"},
+             "error": "invalid_lease"},
+            "a copy is stored only under the fleet's current lease: a stale worker never overwrites its copy",
+        ),
+        FleetStep(
+            4,
+            {"at_s": 62, "lookup": "https://a.test/private/x"},
+            {"at_s": 62, "lookup": "https://a.test/private/x", "expect": "wait", "until_s": 120},
+            "nothing was stored, and L2 is still held until 120 s",
+        ),
+    ],
+    "origins are normalised: case, default port, userinfo": [
+        FleetStep(
+            5,
+            {"stats": {"entries": 3}},
+            {"stats": {"entries": 1}},
+            "a worker's entries are the copies it holds: the two origins it is fetching have none yet "
+            "(the local cache counts an origin from its first lookup)",
+        ),
+    ],
+    "capacity: the least recently used origin is evicted": [
+        FleetStep(
+            8,
+            {"at_s": 5, "lookup": "https://b.test/", "expect": "fetch"},
+            {"at_s": 5, "lookup": "https://b.test/", "expect": "ready", "stale": False, "answer": "allow_all"},
+            "capacity bounds the copies a worker holds parsed, not the fleet's copies in Redis: "
+            "an origin dropped from the worker is read back from Redis, not fetched again",
+        ),
+    ],
+}
+
+
+def test_the_fleet_steps_are_steps_of_the_vectors() -> None:
+    cases = {c["name"]: c for c in CACHE}
+    for name, changes in FLEET_STEPS.items():
+        assert name in cases, f"no case {name!r}"
+        for change in changes:
+            step = cases[name]["steps"][change.index]
+            assert {k: step.get(k) for k in change.vector} == change.vector, f"{name} step {change.index}"
+            assert change.why
+
+
+@pytest.mark.parametrize("case", CACHE, ids=lambda c: str(c["name"]))
+def test_cache_vector_shared(server: RedisServer, case: Dict[str, Any]) -> None:
+    async def main() -> None:
+        at = f"cache.json: {case['name']}"
+        cache = SharedCache(client(server.port), prefix=prefix(), **cache_options(case, at))
+        steps = {change.index: change.fleet for change in FLEET_STEPS.get(case["name"], [])}
+        await run_cache_steps(case, at, cache, epoch=EPOCH, steps=steps)
 
     run(main)
 

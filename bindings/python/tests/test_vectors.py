@@ -4,6 +4,7 @@ the runner does not know fails the case, so a typo cannot hide one."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -317,7 +318,8 @@ def cause_json(answer: robotstxt.Answer) -> Optional[Dict[str, Any]]:
     return {"kind": blanket.cause}
 
 
-def run_cache_case(case: Case, at: str) -> None:
+def cache_options(case: Case, at: str) -> Dict[str, Any]:
+    """A cache case's options, as the keywords of Cache (and of SharedCache)."""
     check_fields(case, {"name", "options", "steps", "note"}, at)
     options: Dict[str, Any] = {}
     if "options" in case:
@@ -328,18 +330,57 @@ def run_cache_case(case: Case, at: str) -> None:
         if "lease_s" in o:
             options["lease_ms"] = ms(o["lease_s"])
         options.update(freshness_options(o.get("policy"), at))
-    cache = robotstxt.Cache(**options)
-    leases: Dict[str, robotstxt.Lease] = {}
-    ended: Dict[str, robotstxt.Lease] = {}
+    return options
+
+
+class LocalCache:
+    """A robotstxt.Cache behind robotstxt.fleet.SharedCache's surface (its
+    calls awaited), which the cache runner drives."""
+
+    def __init__(self, **options: Any) -> None:
+        self.cache = robotstxt.Cache(**options)
+
+    async def lookup(self, url: Any, *, now: float, when_fetching: Any) -> robotstxt.Lookup:
+        return self.cache.lookup(url, now=now, when_fetching=when_fetching)
+
+    async def store(self, lease: Any, status: Optional[int], *, now: float, **outcome: Any) -> robotstxt.Access:
+        return self.cache.store(lease, status, now=now, **outcome)
+
+    async def abandon(self, lease: Any) -> None:
+        self.cache.abandon(lease)
+
+    @property
+    def stats(self) -> robotstxt.CacheStats:
+        return self.cache.stats
+
+
+def run_cache_case(case: Case, at: str) -> None:
+    asyncio.run(run_cache_steps(case, at, LocalCache(**cache_options(case, at))))
+
+
+async def run_cache_steps(
+    case: Case,
+    at: str,
+    cache: Any,
+    *,
+    epoch: int = 0,
+    steps: Optional[Dict[int, Dict[str, Any]]] = None,
+) -> None:
+    """Runs a cache case's steps through ``cache`` (a LocalCache or a
+    SharedCache), each at ``epoch`` + at_s; ``steps`` replaces the steps of those indexes (the caller says
+    why)."""
+    leases: Dict[str, Any] = {}
+    ended: Dict[str, Any] = {}
     for i, step in enumerate(case["steps"]):
         here = f"{at} step {i}"
+        step = (steps or {}).get(i, step)
         if "stats" in step:
             check_fields(step, {"stats", "note"}, here)
             stats = cache.stats
             for key, want in step["stats"].items():
                 assert getattr(stats, key) == want, f"{here}: stats.{key}"
             continue
-        now = ms(step["at_s"])
+        now = epoch + ms(step["at_s"])
         if "store" in step:
             check_fields(step, {"at_s", "store", "fetch", "error", "note"}, here)
             status, kwargs = fetch_args(step["fetch"], here)
@@ -350,16 +391,16 @@ def run_cache_case(case: Case, at: str) -> None:
             if "error" in step:
                 assert step["error"] == "invalid_lease", here
                 with pytest.raises(robotstxt.InvalidLeaseError):
-                    cache.store(lease, status, now=now, **kwargs)
+                    await cache.store(lease, status, now=now, **kwargs)
             else:
-                cache.store(lease, status, now=now, **kwargs)
+                await cache.store(lease, status, now=now, **kwargs)
             assert lease.ended, here
             continue
         if "abandon" in step:
             check_fields(step, {"at_s", "abandon", "note"}, here)
             lease = leases.pop(step["abandon"], None)
             if lease is not None:
-                cache.abandon(lease)
+                await cache.abandon(lease)
                 ended[step["abandon"]] = lease
             continue
         check_fields(
@@ -374,16 +415,16 @@ def run_cache_case(case: Case, at: str) -> None:
         if "error" in step:
             assert step["error"] == "invalid_url", here
             with pytest.raises(robotstxt.InvalidUrlError):
-                cache.lookup(step["lookup"], now=now, when_fetching=when)
+                await cache.lookup(step["lookup"], now=now, when_fetching=when)
             continue
-        got = cache.lookup(step["lookup"], now=now, when_fetching=when)
+        got = await cache.lookup(step["lookup"], now=now, when_fetching=when)
         assert got.kind == step["expect"], f"{here}: expect"
         if got.kind == "ready":
             assert got.answer is not None
             if "stale" in step:
                 assert got.stale == step["stale"], f"{here}: stale"
             if "retry_at_s" in step:
-                want = None if step["retry_at_s"] is None else ms(step["retry_at_s"])
+                want = None if step["retry_at_s"] is None else epoch + ms(step["retry_at_s"])
                 assert got.retry_at == want, f"{here}: retry_at"
                 assert got.answer.retry_at == want, f"{here}: answer.retry_at"
             if "answer" in step:
@@ -407,7 +448,7 @@ def run_cache_case(case: Case, at: str) -> None:
             leases[step["lease"]] = lease
         else:
             if "until_s" in step:
-                assert got.until == ms(step["until_s"]), f"{here}: until"
+                assert got.until == epoch + ms(step["until_s"]), f"{here}: until"
 
 
 def run_origin_case(case: Case, at: str) -> None:

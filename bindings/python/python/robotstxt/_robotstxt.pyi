@@ -435,6 +435,10 @@ class Answer:
     @property
     def retry_at(self) -> Optional[int]: ...
     def rules_for(self, token: Text) -> Rules: ...
+    def with_retry_at(self, retry_at: Optional[Millis]) -> Answer:
+        """This answer, saying the file will be fetched at `retry_at` (ms):
+        what robotstxt.fleet.SharedCache answers while another worker
+        fetches, until that worker's lease runs out."""
 
 @final
 class Entry:

@@ -53,6 +53,7 @@ from typing import (
 from ._http import max_age_ms, retry_after_ms
 from ._robotstxt import (
     Answer,
+    ArgumentTypeError,
     Cache,
     CacheStats,
     HostDisabledError,
@@ -135,6 +136,47 @@ class Fetcher(Protocol):
     def __call__(self, request: FetchRequest) -> Awaitable[FetchOutcome]: ...
 
 
+FetchErrorHook = Callable[[BaseException, FetchRequest], None]
+"""Hears of a failed fetch: the exception (a timeout included) and the request."""
+
+
+async def _fetched(
+    fetch: Fetcher, request: FetchRequest, timeout: float, on_error: Optional[FetchErrorHook]
+) -> FetchOutcome:
+    """What ``fetch`` gave for ``request``: its outcome, or a network error's
+    (status None) when it raised or took longer than ``timeout`` seconds
+    (behaviour §6), told to ``on_error``. A cancellation passes through.
+
+    Raises ArgumentTypeError when the fetcher returned no FetchOutcome: a
+    bug to fix, not a failed fetch.
+    """
+    try:
+        outcome: object = await asyncio.wait_for(fetch(request), timeout)
+    except Exception as error:  # a network error or a timeout
+        if on_error is not None:
+            try:
+                on_error(error, request)
+            except Exception:  # a hook that raises must not turn a failed fetch into a crash
+                pass
+        return FetchOutcome(None)
+    if not isinstance(outcome, FetchOutcome):
+        raise ArgumentTypeError(f"the fetcher must return a FetchOutcome, not {type(outcome).__name__}")
+    return outcome
+
+
+def _outcome_keywords(outcome: FetchOutcome) -> Dict[str, Any]:
+    """``outcome`` but its status, as the keywords of Cache.store and
+    Entry.record."""
+    return {
+        "body": outcome.body,
+        "redirects": outcome.redirects,
+        "max_age_ms": outcome.max_age_ms,
+        "retry_after_ms": outcome.retry_after_ms,
+        "etag": outcome.etag,
+        "last_modified": outcome.last_modified,
+    }
+
+
 class AsyncRobotsCache:
     """robots.txt per origin for asyncio code, fetched by ``fetch``.
 
@@ -168,7 +210,7 @@ class AsyncRobotsCache:
         clock: Optional[Clock] = None,
         when_fetching: Literal["wait", "disallow-all"] = "wait",
         timeout: Optional[float] = None,
-        on_fetch_error: Optional[Callable[[BaseException, FetchRequest], None]] = None,
+        on_fetch_error: Optional[FetchErrorHook] = None,
         **cache_options: Any,
     ) -> None:
         if not callable(fetch):
@@ -261,19 +303,12 @@ class AsyncRobotsCache:
 
     async def _run(self, lease: Lease, url: Union[str, bytes], round_: asyncio.Future[Optional[Answer]]) -> None:
         request = FetchRequest(lease.robots_url, lease.origin, lease.etag, lease.last_modified)
-        outcome: Any
         try:
-            outcome = await asyncio.wait_for(self._fetch(request), self._timeout)
+            outcome = await _fetched(self._fetch, request, self._timeout, self._on_error)
+            answer = self._store(lease, url, outcome)
         except asyncio.CancelledError:  # aclose(): the waiters are cancelled too
             self._end(lease, round_, None, None)
             raise
-        except Exception as error:  # a network error or a timeout (behaviour §6)
-            self._report(error, request)
-            outcome = FetchOutcome(None)
-        try:
-            if not isinstance(outcome, FetchOutcome):
-                raise TypeError(f"the fetcher must return a FetchOutcome, not {type(outcome).__name__}")
-            answer = self._store(lease, url, outcome)
         except Exception as error:  # a fetcher that returns no outcome: a bug to fix
             self._end(lease, round_, None, error)
         else:
@@ -306,17 +341,7 @@ class AsyncRobotsCache:
 
     def _store(self, lease: Lease, url: Union[str, bytes], outcome: FetchOutcome) -> Optional[Answer]:
         now = self._clock()
-        self._cache.store(
-            lease,
-            outcome.status,
-            body=outcome.body,
-            redirects=outcome.redirects,
-            max_age_ms=outcome.max_age_ms,
-            retry_after_ms=outcome.retry_after_ms,
-            etag=outcome.etag,
-            last_modified=outcome.last_modified,
-            now=now,
-        )
+        self._cache.store(lease, outcome.status, now=now, **_outcome_keywords(outcome))
         got = self._cache.lookup(url, now=now, when_fetching=self._when)
         if got.kind == "ready":
             return got.answer
@@ -330,14 +355,6 @@ class AsyncRobotsCache:
                 if before.kind == "ready":
                     return before.answer
         return None
-
-    def _report(self, error: BaseException, request: FetchRequest) -> None:
-        if self._on_error is None:
-            return
-        try:
-            self._on_error(error, request)
-        except Exception:  # a hook that raises must not turn a failed fetch into a crash
-            pass
 
     async def aclose(self) -> None:
         """Cancels the fetches under way (their callers get disallow-all

@@ -7,6 +7,9 @@ through Redis by every worker process of a crawler (on one machine or many).
   the others wait for it, or answer with the copy they hold. Each worker
   keeps the copies it uses parsed: between refreshes a question costs no
   Redis call, and a check is a local call.
+- :class:`SharedCache`: :class:`~robotstxt.Cache`'s low-level surface
+  (``lookup``, ``store``, ``abandon``, awaited) over the same copies, for a
+  crawler that fetches by itself; SharedRobotsCache is built on it.
 - :class:`SharedPacer`: :class:`~robotstxt.aio.AsyncPacer`'s surface over
   each host's pace kept in Redis: ``await pacer.wait(host)`` hands out start
   slots in order across every worker, and a 429, ``Retry-After`` or kill
@@ -63,15 +66,31 @@ import time
 import warnings
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Dict, List, Literal, Optional, Protocol, Sequence, Tuple, Union
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Awaitable,
+    Callable,
+    Dict,
+    List,
+    Literal,
+    NamedTuple,
+    Optional,
+    Protocol,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 from ._robotstxt import (
+    Access,
     Answer,
     ArgumentTypeError,
     ClosedError,
     Entry,
     HostDisabledError,
     InvalidArgumentError,
+    InvalidLeaseError,
     InvalidOptionError,
     InvalidTicketError,
     Pacer,
@@ -83,7 +102,17 @@ from ._robotstxt import (
     pacer_host,
     robots_origin,
 )
-from .aio import AsyncPacer, AsyncRobotsCache, Clock, FetchOutcome, FetchRequest, Fetcher, _disabled
+from .aio import (
+    AsyncPacer,
+    AsyncRobotsCache,
+    Clock,
+    FetchErrorHook,
+    FetchRequest,
+    Fetcher,
+    _disabled,
+    _fetched,
+    _outcome_keywords,
+)
 
 if TYPE_CHECKING:
     from ._robotstxt import FleetScriptName
@@ -91,8 +120,11 @@ if TYPE_CHECKING:
 __all__ = [
     "RedisClient",
     "RedisFallbackWarning",
+    "SharedCache",
     "SharedCacheStats",
     "SharedConfirm",
+    "SharedLease",
+    "SharedLookup",
     "SharedPacer",
     "SharedRobotsCache",
     "SharedTicket",
@@ -212,12 +244,13 @@ def _clock_of(clock: Optional[Clock]) -> Optional[Clock]:
 
 
 # ---------------------------------------------------------------------------
-# SharedRobotsCache
+# SharedCache: the low-level surface, as robotstxt.Cache's
 
 
 @dataclass(frozen=True)
 class SharedCacheStats:
-    """What a :class:`SharedRobotsCache` counted, in this worker."""
+    """What a :class:`SharedCache` (or :class:`SharedRobotsCache`) counted,
+    in this worker."""
 
     hits: int
     """Answers from a copy that was not due."""
@@ -225,7 +258,7 @@ class SharedCacheStats:
     """Questions on an origin this worker held no copy of (a fetch, a wait,
     or a disallow-all while another worker fetches)."""
     fetches: int
-    """Fetches of robots.txt this worker made for the fleet."""
+    """Fetches of robots.txt handed to this worker for the fleet."""
     stale: int
     """Answers from an old copy: one kept after a failed fetch, or one due
     while another worker fetches it."""
@@ -239,7 +272,8 @@ class SharedCacheStats:
 
 @dataclass
 class _Copy:
-    """A copy this worker holds: the fleet's version, its bytes, parsed."""
+    """A copy this worker holds: the fleet's version ("": none, Redis did
+    not take it), its bytes, parsed."""
 
     version: str
     data: bytes
@@ -256,10 +290,428 @@ class _Counts:
     redis_errors: int = 0
 
 
+class SharedLease:
+    """The right, and duty, to fetch one origin's robots.txt for the whole
+    fleet, from :meth:`SharedCache.lookup`, as :class:`~robotstxt.Lease`:
+    fetch ``robots_url`` (conditionally, with ``etag`` and
+    ``last_modified`` when set), then :meth:`SharedCache.store` or
+    :meth:`SharedCache.abandon` it, once, with the cache that handed it out,
+    before ``lease_ms`` runs out."""
+
+    __slots__ = ("_cache", "_origin", "_token", "_base", "_ended")
+
+    def __init__(self, cache: SharedCache, origin: str, token: str, base: Optional[_Copy]) -> None:
+        self._cache = cache
+        self._origin = origin
+        self._token = token  # the fencing token store.lua checks
+        self._base = base  # the copy the fetch refreshes
+        self._ended = False
+
+    @property
+    def origin(self) -> str:
+        """The normalised origin, such as ``"https://example.com:8443"``."""
+        return self._origin
+
+    @property
+    def robots_url(self) -> str:
+        """The URL to fetch: the origin's /robots.txt."""
+        return f"{self._origin}/robots.txt"
+
+    @property
+    def etag(self) -> Optional[str]:
+        """The ETag to send as If-None-Match, or None."""
+        return self._base.entry.etag if self._base is not None else None
+
+    @property
+    def last_modified(self) -> Optional[str]:
+        """The Last-Modified to send as If-Modified-Since, or None."""
+        return self._base.entry.last_modified if self._base is not None else None
+
+    @property
+    def ended(self) -> bool:
+        """Whether the lease was stored or abandoned."""
+        return self._ended
+
+    def __repr__(self) -> str:
+        return f"<robotstxt.fleet.SharedLease {self.robots_url}{' (ended)' if self._ended else ''}>"
+
+
+@dataclass(frozen=True)
+class SharedLookup:
+    """What :meth:`SharedCache.lookup` answers, as
+    :class:`~robotstxt.Lookup`; the fields that do not apply to kind are
+    None."""
+
+    kind: Literal["ready", "fetch", "wait"]
+    """"ready" (answer with answer), "fetch" (you fetch now, for the fleet:
+    lease) or "wait" (another worker is fetching and there is no copy yet:
+    ask again once it has stored, or at until)."""
+    answer: Optional[Answer] = None
+    """"ready": what answers."""
+    stale: Optional[bool] = None
+    """"ready": whether it is an old copy, kept while the file is being
+    fetched or is unreachable."""
+    retry_at: Optional[int] = None
+    """"ready": when the next fetch is due after a failed one, or when the
+    other worker's lease runs out for a disallow-all meanwhile (ms)."""
+    lease: Optional[SharedLease] = None
+    """"fetch": the lease to fetch with."""
+    until: Optional[int] = None
+    """"wait": when the other worker's lease runs out (ms)."""
+
+
+class _Stored(NamedTuple):
+    """How a store went: what the outcome meant, the entry it made and when,
+    and why the fleet did not take it (None: it did)."""
+
+    access: Access
+    entry: Entry
+    now: float
+    error: Optional[Exception]
+
+
+def _lease_error(reason: str) -> InvalidLeaseError:
+    return InvalidLeaseError(
+        f"the lease {reason}: store or abandon each lease once, with the cache that handed it out, "
+        "before it runs out (lease_ms)"
+    )
+
+
+def _millis(value: object, what: str) -> float:
+    """A time in ms, as the native calls take it: an int or a finite float ≥ 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ArgumentTypeError(f"{what} must be an int or a float (milliseconds), not {type(value).__name__}")
+    if not (math.isfinite(value) and value >= 0):
+        raise InvalidArgumentError(f"{what} must be a finite number of milliseconds ≥ 0, not {value}")
+    return value
+
+
+WhenFetching = Literal["wait", "disallow-all"]
+
+
+def _when_fetching(value: object) -> WhenFetching:
+    if not isinstance(value, str):
+        raise ArgumentTypeError(f"when_fetching must be a str, not {type(value).__name__}")
+    if value == "wait":
+        return "wait"
+    if value == "disallow-all":
+        return "disallow-all"
+    raise InvalidOptionError(f'when_fetching must be one of "wait", "disallow-all", not {value!r}')
+
+
+class SharedCache:
+    """:class:`~robotstxt.Cache`'s low-level surface over copies kept in
+    Redis for a fleet: ``await lookup(url)`` gives "ready" (an answer),
+    "fetch" (this worker fetches for the whole fleet: a
+    :class:`SharedLease`) or "wait" (another worker fetches), and the
+    fetcher ``await store(lease, status, ...)`` (or ``abandon(lease)``) once.
+    Arguments, results and errors are Cache's, times are the fleet's clock;
+    :class:`SharedRobotsCache` does the fetching on top of it.
+
+    - A copy this worker holds and that is not due answers with no Redis
+      call; otherwise lookup.lua reads the fleet's copy (and takes the
+      lease when a fetch is due and nobody holds it).
+    - store.lua takes a copy only under the fleet's current lease: a
+      worker whose lease ran out never overwrites the fleet's copy, and its
+      store raises :class:`~robotstxt.InvalidLeaseError` (this worker keeps
+      nothing), as does a lease already stored or abandoned (with no Redis
+      call).
+    - A failed Redis call raises :class:`~robotstxt.RedisError`, also told
+      to ``on_redis_error``; a store that fails so ends the lease and keeps
+      the copy for this worker alone.
+
+    Options: those of :class:`SharedRobotsCache` that are not about
+    fetching (prefix, lease_ms, keep_ms, capacity, on_redis_error, clock,
+    the options of :class:`~robotstxt.Entry`). ``now`` (ms), where a call
+    takes it, replaces the clock for that call; with neither, the scripts
+    read Redis's clock.
+    """
+
+    def __init__(
+        self,
+        redis: RedisClient,
+        *,
+        prefix: str = "robotstxt:",
+        lease_ms: int = _DEFAULT_LEASE_MS,
+        keep_ms: int = 31 * DAY_MS,
+        capacity: int = 10_000,
+        on_redis_error: Optional[Callable[[RedisError], None]] = None,
+        clock: Optional[Clock] = None,
+        **freshness: Any,
+    ) -> None:
+        self._scripts = _Scripts(redis)
+        # A new entry: what answers for an origin nothing is known of; it
+        # also checks the freshness options, names and values.
+        self._blank = Entry(**freshness)
+        self._freshness: Dict[str, Any] = dict(freshness)
+        self._prefix = _prefix(prefix)
+        self._clock = _clock_of(clock)
+        self._on_redis_error = _hook(on_redis_error, "on_redis_error")
+        self._lease_ms = _positive(lease_ms, "lease_ms")
+        self._keep_ms = _positive(keep_ms, "keep_ms")
+        self._capacity = _positive(capacity, "capacity")
+        # Redis's clock minus ours, from the last reply (ms).
+        self._offset = 0.0
+        # origin -> the copy this worker holds, least recently used first.
+        self._copies: OrderedDict[str, _Copy] = OrderedDict()
+        self._counts = _Counts()
+        self._closed = False
+
+    @property
+    def stats(self) -> SharedCacheStats:
+        """This worker's counters."""
+        c = self._counts
+        return SharedCacheStats(c.hits, c.misses, c.fetches, c.stale, c.evictions, c.redis_errors, len(self._copies))
+
+    def __len__(self) -> int:
+        """The copies this worker holds."""
+        return len(self._copies)
+
+    def remove(self, url: Union[str, bytes]) -> bool:
+        """Forgets this worker's copy of ``url``'s origin (the fleet's
+        stays); returns whether it held one."""
+        self._open()
+        return self._copies.pop(robots_origin(url), None) is not None
+
+    def issued(self, lease: SharedLease) -> bool:
+        """Whether this cache handed ``lease`` out and it is not ended."""
+        return isinstance(lease, SharedLease) and lease._cache is self and not lease._ended
+
+    async def lookup(
+        self,
+        url: Union[str, bytes],
+        *,
+        now: Optional[float] = None,
+        when_fetching: WhenFetching = "wait",
+    ) -> SharedLookup:
+        """What answers for ``url``, as :meth:`Cache.lookup
+        <robotstxt.Cache.lookup>`: "ready", "fetch" (to one worker of the
+        fleet per origin at a time) or "wait"; with
+        ``when_fetching="disallow-all"``, a disallow-all answer (retry_at:
+        when the other worker's lease runs out) instead of "wait".
+
+        Raises InvalidUrlError as Cache.lookup, RedisError, ClosedError.
+        """
+        self._open()
+        when = _when_fetching(when_fetching)
+        given = None if now is None else _millis(now, "now")
+        origin = robots_origin(url)
+        held = self._held(origin, self._now() if given is None else given)
+        if held is not None:
+            return held
+        copy = self._copies.get(origin)
+        reply = await self._run(
+            "lookup", self._keys(origin), [self._lease_ms, self._now_arg(given), copy.version if copy else ""]
+        )
+        kind_raw, redis_now_raw, version, _due, token_or_left, data = reply
+        redis_now = int(redis_now_raw)
+        if given is None and self._clock is None:
+            self._offset = redis_now - _system_ms()
+        if len(data) > 0:  # another version than this worker's
+            copy = _Copy(_text(version), bytes(data), Entry.decode(data, **self._freshness))
+        if copy is not None:
+            self._put(origin, copy)
+        has_copy = copy is not None and copy.entry.has_copy
+        kind = _text(kind_raw)
+        if kind == "fetch":
+            self._counts.fetches += 1
+            if not has_copy:
+                self._counts.misses += 1
+            return SharedLookup("fetch", lease=SharedLease(self, origin, _text(token_or_left), copy))
+        if kind == "wait":
+            until = redis_now + int(_text(token_or_left))
+            if copy is not None and has_copy:
+                self._counts.stale += 1
+                return SharedLookup("ready", copy.entry.answer(now=redis_now), True, copy.entry.retry_at)
+            self._counts.misses += 1
+            if when == "wait":
+                return SharedLookup("wait", until=until)
+            entry = copy.entry if copy is not None else self._blank
+            return SharedLookup("ready", entry.answer(now=redis_now).with_retry_at(until), False, until)
+        assert copy is not None, "Redis answered fresh with no copy"
+        return self._ready(copy, redis_now)
+
+    async def store(
+        self,
+        lease: SharedLease,
+        status: Optional[int],
+        *,
+        body: Union[str, bytes, None] = None,
+        redirects: Optional[int] = None,
+        max_age_ms: Optional[float] = None,
+        retry_after_ms: Optional[float] = None,
+        etag: Optional[str] = None,
+        last_modified: Optional[str] = None,
+        now: Optional[float] = None,
+    ) -> Access:
+        """Stores what the fetch of ``lease`` returned at ``now`` as the
+        fleet's copy, ends the lease, and says what the outcome meant, as
+        :meth:`Cache.store <robotstxt.Cache.store>`.
+
+        Raises InvalidLeaseError for a lease already stored or abandoned, or
+        of another cache (no Redis call then), or one the fleet no longer
+        holds (it ran out: this worker keeps nothing); RedisError when Redis
+        fails (the lease is ended, this worker keeps the copy for itself);
+        as Entry.record for a wrong argument (the lease stays as it was).
+        """
+        outcome = {
+            "body": body,
+            "redirects": redirects,
+            "max_age_ms": max_age_ms,
+            "retry_after_ms": retry_after_ms,
+            "etag": etag,
+            "last_modified": last_modified,
+        }
+        stored = await self._store(lease, status, outcome, now)
+        if stored.error is not None:
+            raise stored.error
+        return stored.access
+
+    async def abandon(self, lease: SharedLease) -> None:
+        """Gives a fetch back to the fleet without an outcome: the next
+        lookup of any worker hands it out again.
+
+        Raises InvalidLeaseError as store, RedisError (the lease then runs
+        out by itself).
+        """
+        self._check(lease)._ended = True
+        await self._run("abandon", self._keys(lease.origin)[1:], [lease._token])
+
+    async def aclose(self) -> None:
+        """Frees this worker's copies; later calls raise ClosedError. The
+        fleet's copies stay in Redis."""
+        self._closed = True
+        self._copies.clear()
+
+    async def __aenter__(self) -> SharedCache:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def _open(self) -> None:
+        if self._closed:
+            raise ClosedError("SharedCache used after aclose()")
+
+    def _now(self) -> float:
+        """Now, by the clock given, else by Redis's (as of the last reply)."""
+        return self._clock() if self._clock is not None else _system_ms() + self._offset
+
+    def _now_arg(self, given: Optional[float]) -> str:
+        """``now`` for a script: the time given, else the clock's, else
+        "" (the script reads Redis's)."""
+        if given is None and self._clock is not None:
+            given = self._clock()
+        return "" if given is None else str(math.floor(given))
+
+    def _keys(self, origin: str) -> List[str]:
+        return [f"{self._prefix}copy:{{{origin}}}", f"{self._prefix}lease:{{{origin}}}"]
+
+    def _ready(self, copy: _Copy, now: float) -> SharedLookup:
+        stale = copy.entry.failures > 0
+        if stale:
+            self._counts.stale += 1
+        else:
+            self._counts.hits += 1
+        return SharedLookup("ready", copy.entry.answer(now=now), stale, copy.entry.retry_at)
+
+    def _held(self, origin: str, now: float) -> Optional[SharedLookup]:
+        """The answer of the copy this worker holds when it is not due at
+        ``now``: no Redis call."""
+        copy = self._copies.get(origin)
+        if copy is None or copy.entry.is_due(now=now):
+            return None
+        self._copies.move_to_end(origin)
+        return self._ready(copy, now)
+
+    def _fail_safe(self, origin: str) -> Answer:
+        """Redis failed: the copy this worker holds answers (as an
+        unreachable robots.txt keeps the old copy); with none, nothing is
+        allowed (behaviour §6)."""
+        now = self._now()
+        copy = self._copies.get(origin)
+        return (copy.entry if copy is not None else self._blank).answer(now=now)
+
+    def _put(self, origin: str, copy: _Copy) -> None:
+        self._copies.pop(origin, None)
+        self._copies[origin] = copy
+        while len(self._copies) > self._capacity:
+            self._copies.popitem(last=False)
+            self._counts.evictions += 1
+
+    def _check(self, lease: object) -> SharedLease:
+        """``lease``, if this cache handed it out and it is not ended."""
+        self._open()
+        if not isinstance(lease, SharedLease):
+            raise ArgumentTypeError(f"lease must be a SharedLease from SharedCache.lookup, not {type(lease).__name__}")
+        if lease._ended:
+            raise _lease_error("was already stored or abandoned")
+        if lease._cache is not self:
+            raise _lease_error("belongs to another cache")
+        return lease
+
+    async def _store(
+        self, lease: SharedLease, status: Optional[int], outcome: Dict[str, Any], now: Optional[float]
+    ) -> _Stored:
+        """store, with the entry made even when the fleet did not take it
+        (for the worker that fetched to answer with)."""
+        self._check(lease)
+        given = None if now is None else _millis(now, "now")
+        at = self._now() if given is None else given
+        base = lease._base
+        entry = Entry(**self._freshness) if base is None else Entry.decode(base.data, **self._freshness)
+        access = entry.record(status, now=at, **outcome)  # checks every argument first
+        # The body the copy now comes from: this one, or the one kept.
+        if access.kind == "follow-rules":
+            body = outcome["body"]
+        else:
+            body = None if base is None else Entry.stored_body(base.data)
+        data = entry.encode(body)
+        lease._ended = True
+        try:
+            version = _text(
+                await self._run(
+                    "store", self._keys(lease.origin), [lease._token, data, entry.due_at, self._keep_ms, self._now_arg(given)]
+                )
+            )
+        except RedisError as error:
+            self._put(lease.origin, _Copy("", data, entry))
+            return _Stored(access, entry, at, error)
+        if version == "":  # the fleet's lease ran out: a stale worker never overwrites its copy
+            return _Stored(access, entry, at, _lease_error("ran out, and the fleet no longer holds it"))
+        self._put(lease.origin, _Copy(version, data, entry))
+        return _Stored(access, entry, at, None)
+
+    async def _run(self, name: FleetScriptName, keys: Sequence[str], args: Sequence[Arg]) -> Any:
+        """Runs cache script ``name``; a failure is counted, told to
+        on_redis_error and raised as a RedisError."""
+        try:
+            return await self._scripts.run(name, keys, args)
+        except Exception as error:
+            self._counts.redis_errors += 1
+            wrapped = _redis_error(name, error)
+            _tell(self._on_redis_error, wrapped)
+            raise wrapped from error
+
+
+def _tell(hook: Optional[Callable[[RedisError], None]], error: RedisError) -> None:
+    if hook is None:
+        return
+    try:
+        hook(error)
+    except Exception:  # a hook that raises must not turn a failure into a crash
+        pass
+
+
+# ---------------------------------------------------------------------------
+# SharedRobotsCache
+
+
 class SharedRobotsCache:
     """robots.txt per origin for a whole fleet of asyncio workers, kept in
     Redis and fetched by ``fetch`` (an :class:`~robotstxt.aio.Fetcher`, as
-    for :class:`~robotstxt.aio.AsyncRobotsCache`).
+    for :class:`~robotstxt.aio.AsyncRobotsCache`), over a
+    :class:`SharedCache` (:attr:`cache`).
 
     ``await cache.rules_for(url, token)`` gives the rules for ``token`` at
     ``url``'s origin: the file's, or rules that allow everything (a 404) or
@@ -306,33 +758,30 @@ class SharedRobotsCache:
         lease_ms: int = _DEFAULT_LEASE_MS,
         keep_ms: int = 31 * DAY_MS,
         capacity: int = 10_000,
-        when_fetching: Literal["wait", "disallow-all"] = "wait",
+        when_fetching: WhenFetching = "wait",
         local_fallback: bool = False,
-        on_fetch_error: Optional[Callable[[BaseException, FetchRequest], None]] = None,
+        on_fetch_error: Optional[FetchErrorHook] = None,
         on_redis_error: Optional[Callable[[RedisError], None]] = None,
         clock: Optional[Clock] = None,
         **freshness: Any,
     ) -> None:
-        self._scripts = _Scripts(redis)
+        self._cache = SharedCache(
+            redis,
+            prefix=prefix,
+            lease_ms=lease_ms,
+            keep_ms=keep_ms,
+            capacity=capacity,
+            on_redis_error=on_redis_error,
+            clock=clock,
+            **freshness,
+        )
         if not callable(fetch):
             raise ArgumentTypeError(
                 f"fetch must be an async function (FetchRequest) -> FetchOutcome, not {type(fetch).__name__}"
             )
-        if not isinstance(when_fetching, str):
-            raise ArgumentTypeError(f"when_fetching must be a str, not {type(when_fetching).__name__}")
-        if when_fetching not in ("wait", "disallow-all"):
-            raise InvalidOptionError(f'when_fetching must be one of "wait", "disallow-all", not {when_fetching!r}')
-        Entry(**freshness)  # checks the freshness options, names and values
-        self._prefix = _prefix(prefix)
         self._fetch = fetch
-        self._clock = _clock_of(clock)
-        self._when: Literal["wait", "disallow-all"] = when_fetching
+        self._when = _when_fetching(when_fetching)
         self._on_fetch_error = _hook(on_fetch_error, "on_fetch_error")
-        self._on_redis_error = _hook(on_redis_error, "on_redis_error")
-        self._lease_ms = _positive(lease_ms, "lease_ms")
-        self._keep_ms = _positive(keep_ms, "keep_ms")
-        self._capacity = _positive(capacity, "capacity")
-        self._freshness: Dict[str, Any] = dict(freshness)
         self._fallback: Optional[AsyncRobotsCache] = None
         if _flag(local_fallback, "local_fallback"):
             self._fallback = AsyncRobotsCache(
@@ -340,35 +789,34 @@ class SharedRobotsCache:
                 clock=clock,
                 when_fetching=when_fetching,
                 on_fetch_error=on_fetch_error,
-                capacity=self._capacity,
-                lease_ms=self._lease_ms,
+                capacity=capacity,
+                lease_ms=lease_ms,
                 **freshness,
             )
         self._warned = False
-        # Redis's clock minus ours, from the last reply (ms).
-        self._offset = 0.0
-        # origin -> the copy this worker holds, least recently used first.
-        self._copies: OrderedDict[str, _Copy] = OrderedDict()
         # origin -> the look at Redis under way (None: ask again).
         self._rounds: Dict[str, asyncio.Task[Optional[Answer]]] = {}
-        self._counts = _Counts()
         self._closed = False
+
+    @property
+    def cache(self) -> SharedCache:
+        """The low-level shared cache underneath (lookup, store, abandon)."""
+        return self._cache
 
     @property
     def stats(self) -> SharedCacheStats:
         """This worker's counters."""
-        c = self._counts
-        return SharedCacheStats(c.hits, c.misses, c.fetches, c.stale, c.evictions, c.redis_errors, len(self._copies))
+        return self._cache.stats
 
     def __len__(self) -> int:
         """The copies this worker holds."""
-        return len(self._copies)
+        return len(self._cache)
 
     def remove(self, url: Union[str, bytes]) -> bool:
         """Forgets this worker's copy of ``url``'s origin (the fleet's
         stays); returns whether it held one."""
         self._open()
-        return self._copies.pop(robots_origin(url), None) is not None
+        return self._cache.remove(url)
 
     async def rules_for(self, url: Union[str, bytes], token: Union[str, bytes]) -> Rules:
         """The rules for ``token`` at ``url``'s origin, as
@@ -392,15 +840,10 @@ class SharedRobotsCache:
         origin = robots_origin(url)  # raises for a URL with no robots.txt
         while True:
             self._open()
-            copy = self._copies.get(origin)
-            now = self._now()
-            if copy is not None and not copy.entry.is_due(now=now):
-                if copy.entry.failures > 0:
-                    self._counts.stale += 1
-                else:
-                    self._counts.hits += 1
-                self._copies.move_to_end(origin)
-                return copy.entry.answer(now=now)
+            held = self._cache._held(origin, self._cache._now())
+            if held is not None:
+                assert held.answer is not None
+                return held.answer
             round_ = self._rounds.get(origin)
             if round_ is None or round_.done():
                 round_ = asyncio.get_running_loop().create_task(self._round(origin, url))
@@ -427,7 +870,7 @@ class SharedRobotsCache:
         for round_ in rounds:
             round_.cancel()
         await asyncio.gather(*rounds, return_exceptions=True)
-        self._copies.clear()
+        await self._cache.aclose()
         if self._fallback is not None:
             await self._fallback.aclose()
 
@@ -441,159 +884,48 @@ class SharedRobotsCache:
         if self._closed:
             raise ClosedError("SharedRobotsCache used after aclose()")
 
-    def _now(self) -> float:
-        """Now, by the clock given, else by Redis's (as of the last reply)."""
-        return self._clock() if self._clock is not None else _system_ms() + self._offset
-
-    def _now_arg(self) -> str:
-        return "" if self._clock is None else str(math.floor(self._clock()))
-
-    def _keys(self, origin: str) -> List[str]:
-        return [f"{self._prefix}copy:{{{origin}}}", f"{self._prefix}lease:{{{origin}}}"]
-
     async def _round(self, origin: str, url: Union[str, bytes]) -> Optional[Answer]:
         """One look at Redis for ``origin``: the answer, or None to look again."""
-        keys = self._keys(origin)
-        held = self._copies.get(origin)
         try:
-            reply = await self._scripts.run(
-                "lookup", keys, [self._lease_ms, self._now_arg(), held.version if held is not None else ""]
-            )
-        except Exception as error:
+            got = await self._cache.lookup(url, when_fetching=self._when)
+        except RedisError as error:
             return await self._redis_down(error, origin, url)
-        kind_raw, redis_now_raw, version_raw, _due, token_or_left, data = reply
-        redis_now = int(redis_now_raw)
-        if self._clock is None:
-            self._offset = redis_now - _system_ms()
-        kind = _text(kind_raw)
-        if len(data) > 0:
-            self._put(origin, _Copy(_text(version_raw), bytes(data), Entry.decode(data, **self._freshness)))
-        copy = self._copies.get(origin)
-        if kind == "fresh":
-            if copy is None:  # dropped meanwhile (capacity): look again
-                return None
-            self._counts.hits += 1
-            return copy.entry.answer(now=redis_now)
-        if kind == "wait":
-            if copy is not None:
-                self._counts.stale += 1
-                return copy.entry.answer(now=redis_now)
-            self._counts.misses += 1
-            if self._when == "disallow-all":
-                return self._nothing_yet(redis_now)
-            await asyncio.sleep(min(int(_text(token_or_left)), _POLL_MS) / 1000)
+        if got.kind == "ready":
+            return got.answer
+        if got.kind == "wait":
+            assert got.until is not None
+            left = got.until - self._cache._now()
+            await asyncio.sleep(min(max(left, 1), _POLL_MS) / 1000)
             return None
-        self._counts.fetches += 1
-        if copy is None:
-            self._counts.misses += 1
-        return await self._fetch_and_store(origin, keys, _text(token_or_left), copy, redis_now)
+        assert got.lease is not None
+        return await self._fetch_and_store(got.lease)
 
-    async def _fetch_and_store(
-        self, origin: str, keys: List[str], token: str, copy: Optional[_Copy], lease_now: int
-    ) -> Answer:
-        """Fetches under the fleet's lease ``token``, stores, and answers."""
-        request = FetchRequest(
-            f"{origin}/robots.txt",
-            origin,
-            copy.entry.etag if copy is not None else None,
-            copy.entry.last_modified if copy is not None else None,
-        )
-        started = time.monotonic()
-        outcome: Any
+    async def _fetch_and_store(self, lease: SharedLease) -> Answer:
+        """Fetches under the fleet's lease, stores, and answers: with what
+        was fetched, even when the fleet did not take it (the lease ran out,
+        Redis failed); this worker's next look at Redis takes the fleet's."""
+        request = FetchRequest(lease.robots_url, lease.origin, lease.etag, lease.last_modified)
         try:
-            outcome = await asyncio.wait_for(self._fetch(request), self._lease_ms / 1000)
-        except asyncio.CancelledError:  # aclose(): give the fetch back to the fleet
-            await self._abandon(keys, token)
+            outcome = await _fetched(self._fetch, request, self._cache._lease_ms / 1000, self._on_fetch_error)
+            stored = await self._cache._store(lease, outcome.status, _outcome_keywords(outcome), None)
+        except BaseException:  # aclose(), or a fetcher that returns no outcome: a bug to fix
+            if not lease.ended:  # give the fetch back to the fleet
+                try:
+                    await self._cache.abandon(lease)
+                except Exception:  # the lease runs out by itself
+                    pass
             raise
-        except Exception as error:  # a network error or a timeout (behaviour §6)
-            self._report(error, request)
-            outcome = FetchOutcome(None)
-        now = self._clock() if self._clock is not None else lease_now + (time.monotonic() - started) * 1000
-        entry = Entry(**self._freshness) if copy is None else Entry.decode(copy.data, **self._freshness)
-        try:
-            if not isinstance(outcome, FetchOutcome):
-                raise ArgumentTypeError(f"the fetcher must return a FetchOutcome, not {type(outcome).__name__}")
-            access = entry.record(
-                outcome.status,
-                body=outcome.body,
-                redirects=outcome.redirects,
-                max_age_ms=outcome.max_age_ms,
-                retry_after_ms=outcome.retry_after_ms,
-                etag=outcome.etag,
-                last_modified=outcome.last_modified,
-                now=now,
-            )
-        except BaseException:  # a fetcher that returns no outcome: a bug to fix
-            await self._abandon(keys, token)
-            raise
-        # The body the copy now comes from: this one, or the one kept.
-        if access.kind == "follow-rules":
-            body: Optional[bytes] = outcome.body
-        else:
-            body = None if copy is None else Entry.stored_body(copy.data)
-        data = entry.encode(body)
-        version = ""
-        try:
-            stored = await self._scripts.run("store", keys, [token, data, entry.due_at, self._keep_ms])
-            version = _text(stored)
-        except Exception as error:
-            self._counts.redis_errors += 1
-            self._tell(_redis_error("store", error))
-        # Refused (the lease ran out and was taken again): the answer still
-        # holds for this worker; its next look at Redis takes the fleet's.
-        self._put(origin, _Copy(version, data, entry))
-        return entry.answer(now=now)
+        return stored.entry.answer(now=stored.now)
 
-    async def _abandon(self, keys: List[str], token: str) -> None:
-        try:
-            await self._scripts.run("abandon", [keys[1]], [token])
-        except Exception:  # the lease runs out by itself
-            pass
-
-    def _put(self, origin: str, copy: _Copy) -> None:
-        self._copies.pop(origin, None)
-        self._copies[origin] = copy
-        while len(self._copies) > self._capacity:
-            self._copies.popitem(last=False)
-            self._counts.evictions += 1
-
-    def _nothing_yet(self, now: float) -> Answer:
-        """Disallow-all, nothing known yet (behaviour §6)."""
-        return Entry(**self._freshness).answer(now=now)
-
-    async def _redis_down(self, error: Exception, origin: str, url: Union[str, bytes]) -> Answer:
-        """Redis failed: fail safe. The copy this worker holds keeps
-        answering (as an unreachable robots.txt keeps the old copy); with
-        none, nothing is allowed. With local_fallback, this worker fetches
+    async def _redis_down(self, error: RedisError, origin: str, url: Union[str, bytes]) -> Answer:
+        """Redis failed: fail safe; with local_fallback, this worker fetches
         for itself."""
-        self._counts.redis_errors += 1
-        self._tell(_redis_error("lookup", error))
         if self._fallback is not None:
             if not self._warned:
                 self._warned = True
                 _warn_fallback("SharedRobotsCache", error)
             return await self._fallback.answer_for(url)
-        now = self._now()
-        copy = self._copies.get(origin)
-        if copy is not None:
-            return copy.entry.answer(now=now)
-        return self._nothing_yet(now)
-
-    def _tell(self, error: RedisError) -> None:
-        if self._on_redis_error is None:
-            return
-        try:
-            self._on_redis_error(error)
-        except Exception:  # a hook that raises must not turn a failure into a crash
-            pass
-
-    def _report(self, error: BaseException, request: FetchRequest) -> None:
-        if self._on_fetch_error is None:
-            return
-        try:
-            self._on_fetch_error(error, request)
-        except Exception:
-            pass
+        return self._cache._fail_safe(origin)
 
 
 def _warn_fallback(class_name: str, error: BaseException) -> None:
@@ -918,11 +1250,7 @@ class SharedPacer:
         except Exception as error:
             self._down = True
             wrapped = _redis_error(name, error)
-            if self._on_redis_error is not None:
-                try:
-                    self._on_redis_error(wrapped)
-                except Exception:
-                    pass
+            _tell(self._on_redis_error, wrapped)
             raise wrapped from error
         self._down = False
         values = [int(v) for v in reply] if isinstance(reply, list) else [int(reply)]
