@@ -1469,6 +1469,20 @@ robotstxt_status robotstxt_rules_retry_at(const struct robotstxt_rules *rules,
                                           bool *has_retry_at_out);
 
 /**
+ * Writes to `*rules_out` a copy of `rules` that says to ask again at
+ * `retry_at_ms` (`robotstxt_rules_retry_at`): what a fleet answers while
+ * another worker fetches, the rules of an entry that knows no copy yet,
+ * until that worker's lease runs out. The caller owns `*rules_out` and
+ * frees it with `robotstxt_rules_free`.
+ *
+ * # Safety
+ * `rules` must be a live handle; `rules_out` writable.
+ */
+robotstxt_status robotstxt_rules_with_retry_at(const struct robotstxt_rules *rules,
+                                               uint64_t retry_at_ms,
+                                               struct robotstxt_rules **rules_out);
+
+/**
  * Builds the rules' index now, where the check after their first few
  * would: the first checks of a selection scan its rules, which costs less
  * when a copy of robots.txt gets a handful of questions, and the next one

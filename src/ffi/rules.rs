@@ -4,7 +4,7 @@
 use std::ffi::{c_char, CStr};
 
 use super::status::robotstxt_status;
-use super::{bytes, free_handle, guard, guard_value, handle, robotstxt_str, Out};
+use super::{bytes, free_handle, guard, guard_value, handle, into_handle, robotstxt_str, Out};
 use crate::{Cause, DecisionKind, Rules};
 
 /// The rules that apply to one crawler. Immutable: any number of threads
@@ -232,6 +232,31 @@ pub unsafe extern "C" fn robotstxt_rules_retry_at(
             at.put(retry_at.unwrap_or(0));
             has.put(retry_at.is_some());
         }
+        Ok(())
+    })
+}
+
+/// Writes to `*rules_out` a copy of `rules` that says to ask again at
+/// `retry_at_ms` (`robotstxt_rules_retry_at`): what a fleet answers while
+/// another worker fetches, the rules of an entry that knows no copy yet,
+/// until that worker's lease runs out. The caller owns `*rules_out` and
+/// frees it with `robotstxt_rules_free`.
+///
+/// # Safety
+/// `rules` must be a live handle; `rules_out` writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn robotstxt_rules_with_retry_at(
+    rules: *const robotstxt_rules,
+    retry_at_ms: u64,
+    rules_out: *mut *mut robotstxt_rules,
+) -> robotstxt_status {
+    guard("robotstxt_rules_with_retry_at", || {
+        // SAFETY: per the contract above.
+        let rules = unsafe { handle(rules, "rules")? };
+        let out = Out::new(rules_out, "rules_out")?;
+        let copy = rules.rules.clone().with_retry_at(Some(retry_at_ms));
+        // SAFETY: writable per the contract.
+        unsafe { out.put(into_handle(robotstxt_rules { rules: copy })) };
         Ok(())
     })
 }

@@ -987,6 +987,20 @@ static bool test_stored_copy(void) {
         rules = NULL;
         ok &= OK(robotstxt_entry_rules_for(gone, 1, (const uint8_t *)"ExampleBot", 10, &rules));
         ok &= CHECK(rules != NULL && !allowed(rules, "/anything"));
+        {
+            /* A fleet's answer while another worker fetches: ask again at
+             * the end of its lease. */
+            robotstxt_rules *until = NULL;
+            uint64_t at = 0;
+            bool has = false;
+            ok &= OK(robotstxt_rules_with_retry_at(rules, 5000, &until));
+            ok &= CHECK(until != NULL && !allowed(until, "/anything"));
+            ok &= OK(robotstxt_rules_retry_at(until, &at, &has));
+            ok &= CHECK(has && at == 5000);
+            ok &= CHECK_STATUS(robotstxt_rules_with_retry_at(NULL, 5000, &until), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+            ok &= CHECK_STATUS(robotstxt_rules_with_retry_at(rules, 5000, NULL), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+            robotstxt_rules_free(until);
+        }
         robotstxt_rules_free(rules);
         robotstxt_entry_free(gone);
 
