@@ -127,6 +127,19 @@ func (c *fleetClock) arg() string {
 	return strconv.FormatUint(uint64(unixMS(c.now())), 10)
 }
 
+// at is the time of a step given now (zero: by this clock), and what the
+// scripts take for it: "" when Redis's own clock decides.
+func (c *fleetClock) at(given time.Time) (time.Time, string) {
+	switch {
+	case !given.IsZero():
+	case c.now != nil:
+		given = c.now()
+	default:
+		return c.time(), ""
+	}
+	return given, strconv.FormatUint(uint64(unixMS(given)), 10)
+}
+
 // saw keeps the offset from Redis's now (epoch ms) in a reply.
 func (c *fleetClock) saw(redisNow int64) {
 	if c.now == nil {

@@ -80,6 +80,12 @@ func DefaultSharedCacheOptions() SharedCacheOptions {
 // Within a worker, one goroutine per origin asks Redis at a time. Its
 // methods are safe for concurrent use.
 //
+// Rules is the whole job in one call. Lookup and SharedLease are the
+// steps under it, as Cache's Lookup and Lease are, with an explicit clock:
+// Lookup answers ready rules, or a fetch under the fleet's lease, or a
+// wait; SharedLease.Store stores the fetch for the fleet (ErrInvalidLease
+// when the fleet refuses it) and SharedLease.Abandon gives it back.
+//
 // Redis unreachable: the copy this worker holds keeps answering (as an
 // unreachable robots.txt keeps the old copy); an origin it holds none of
 // is disallowed until Redis answers again. With LocalFallback, this
@@ -120,7 +126,8 @@ type SharedRobotsCache struct {
 }
 
 // heldCopy is a copy this worker holds: the bytes Redis has under version
-// ("" when its store was refused), and the entry decoded from them.
+// ("" when its store was refused or failed), and the entry decoded from
+// them.
 type heldCopy struct {
 	version string
 	data    []byte
@@ -133,13 +140,10 @@ type heldCopy struct {
 // goroutine asking about it meanwhile; its result is set before done
 // closes.
 type cacheRound struct {
-	done chan struct{}
-	// The answer: copy's at now, or with copy nil, disallow-all (nothing
-	// known yet).
-	copy     *heldCopy
-	now      time.Time
-	again    bool // look again
-	fallback bool // ask the local fallback cache
+	done     chan struct{}
+	look     sharedLook // the answer, a ready look, unless one below is set
+	again    bool       // look again
+	fallback bool       // ask the local fallback cache
 	err      error
 	panicked any // the fetch function panicked with this
 }
@@ -226,6 +230,7 @@ var errSharedCacheClosed = &Error{Kind: ErrClosed, Message: "SharedRobotsCache u
 // takes the fleet's copy, or fetches it (when due, and no other worker
 // is fetching it) and stores it for the fleet, or waits for another
 // worker's fetch (answering meanwhile with the copy it holds, if any).
+// Those are the steps of Lookup and SharedLease.
 //
 // Rules.Blanket tells rules disallowing everything because the file is
 // unreachable, not fetched yet, or Redis is down and this worker holds no
@@ -252,10 +257,10 @@ func (c *SharedRobotsCache) Rules(ctx context.Context, url, token string) (*Rule
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if rules, ok, err := c.local(origin, token); ok {
+		if rules, _, ok, err := c.fromHeld(origin, time.Time{}, token); ok {
 			return rules, err
 		}
-		r := c.roundFor(ctx, origin, url)
+		r := c.roundFor(ctx, origin)
 		select {
 		case <-r.done:
 		case <-ctx.Done():
@@ -274,11 +279,99 @@ func (c *SharedRobotsCache) Rules(ctx context.Context, url, token string) (*Rule
 			}
 			return c.fallback.Rules(ctx, url, token)
 		}
-		if rules, ok, err := c.answer(r.copy, r.now, token); ok {
+		if rules, _, ok, err := c.answer(r.look, token); ok {
 			return rules, err
 		}
 		// The copy was replaced or evicted meanwhile: look again.
 	}
+}
+
+// SharedLookup is what a SharedRobotsCache answers for one URL at one
+// time: Lookup's answer, with a lease of the fleet's.
+type SharedLookup struct {
+	// Kind says which of the fields below are set.
+	Kind LookupKind
+	// Answer (ready) says where Rules come from: a parsed copy, or a
+	// blanket allow-all or disallow-all.
+	Answer Answer
+	// Blanket (ready) is, for a blanket answer, why (as Rules.Blanket says
+	// too); nil for a parsed copy.
+	Blanket *Blanket
+	// RetryAt (ready) is when the fleet will fetch again after a failed
+	// fetch; with DisallowWhileFetching while another worker fetches an
+	// origin this worker holds no copy of, when that worker's lease runs
+	// out. Zero when no retry is pending.
+	RetryAt time.Time
+	// Stale (ready) says the copy is past its freshness, kept while it is
+	// refreshed or while the file is unreachable.
+	Stale bool
+	// Rules (ready) are the rules for the token looked up; yours to Close.
+	Rules *Rules
+	// Lease (fetch) is the fleet's right, and this caller's duty, to fetch.
+	Lease *SharedLease
+	// Until (wait) is when the other worker's lease runs out.
+	Until time.Time
+}
+
+// Lookup asks the fleet about url (an absolute http or https URL) for the
+// crawler token at now, as Cache.Lookup asks a Cache: ready rules, or fetch
+// now (one caller in the fleet per origin at a time, under a SharedLease),
+// or wait. A zero now is the cache's clock (SharedCacheOptions.Now, else
+// Redis's). A copy this worker holds that is not due answers without
+// Redis; otherwise it makes one Redis call, and never waits for a fetch.
+//
+// Errors: ErrInvalidURL, a *TokenError (Redis is not asked then),
+// ErrInvalidOption for another when, ErrClosed after Close, ctx.Err(), a
+// *RedisError when Redis fails (no fail-safe answer here: that is Rules'),
+// ErrCopyVersion or ErrInvalidCopy as for Rules.
+func (c *SharedRobotsCache) Lookup(ctx context.Context, url, token string, now time.Time, when WhenFetching) (SharedLookup, error) {
+	if err := c.open(); err != nil {
+		return SharedLookup{}, err
+	}
+	if when != WaitForFetch && when != DisallowWhileFetching {
+		return SharedLookup{}, &Error{Kind: ErrInvalidOption, Message: "SharedRobotsCache.Lookup: when is not WaitForFetch or DisallowWhileFetching"}
+	}
+	origin, err := RobotsOrigin(url)
+	if err != nil {
+		return SharedLookup{}, err
+	}
+	for {
+		if rules, stale, ok, err := c.fromHeld(origin, now, token); ok {
+			return readyLookup(rules, stale), err
+		}
+		if err := c.checkToken(token); err != nil {
+			return SharedLookup{}, err
+		}
+		look, err := c.look(ctx, origin, now, when)
+		if err != nil {
+			return SharedLookup{}, err
+		}
+		switch look.kind {
+		case LookupFetch:
+			return SharedLookup{Kind: LookupFetch, Lease: look.lease}, nil
+		case LookupWait:
+			return SharedLookup{Kind: LookupWait, Until: look.until}, nil
+		}
+		if rules, stale, ok, err := c.answer(look, token); ok {
+			return readyLookup(rules, stale), err
+		}
+		// The copy was replaced or evicted meanwhile: look again.
+	}
+}
+
+func readyLookup(rules *Rules, stale bool) SharedLookup {
+	if rules == nil {
+		return SharedLookup{}
+	}
+	l := SharedLookup{Kind: LookupReady, Answer: AnswerRules, Stale: stale, Rules: rules}
+	if b, ok := rules.Blanket(); ok {
+		l.Blanket, l.Answer = &b, AnswerDisallowAll
+		if b.Allowed {
+			l.Answer = AnswerAllowAll
+		}
+	}
+	l.RetryAt, _ = rules.RetryAt()
+	return l
 }
 
 func (c *SharedRobotsCache) open() error {
@@ -293,53 +386,98 @@ func (c *SharedRobotsCache) open() error {
 	return nil
 }
 
-// local answers from the copy this worker holds, when it is not due.
-func (c *SharedRobotsCache) local(origin, token string) (*Rules, bool, error) {
+// fromHeld answers from the copy this worker holds, when it is not due at
+// now (zero: the cache's clock); ok says whether it answered.
+func (c *SharedRobotsCache) fromHeld(origin string, now time.Time, token string) (rules *Rules, stale, ok bool, err error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.closed {
-		return nil, true, errSharedCacheClosed
+		return nil, false, true, errSharedCacheClosed
 	}
 	held := c.copies[origin]
 	if held == nil {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
-	now := c.clock.time()
+	if now.IsZero() {
+		now = c.clock.time()
+	}
 	state := held.entry.State(now)
 	if state.Due {
-		return nil, false, nil
+		return nil, false, false, nil
 	}
-	if state.Failures > 0 {
+	stale = state.Failures > 0
+	if stale {
 		c.stale.Add(1)
 	} else {
 		c.hits.Add(1)
 	}
-	rules, err := held.entry.RulesFor(now, token)
-	return rules, true, err
+	rules, err = held.entry.RulesFor(now, token)
+	return rules, stale, true, err
 }
 
-// answer answers from held at now (with held nil: nothing known yet); not
-// ok when held was closed meanwhile.
-func (c *SharedRobotsCache) answer(held *heldCopy, now time.Time, token string) (*Rules, bool, error) {
+// checkToken is the token check every answer makes, for a lookup that
+// may get none, made before Redis is asked.
+func (c *SharedRobotsCache) checkToken(token string) error {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.closed {
+		return errSharedCacheClosed
+	}
+	rules, err := c.empty.RulesFor(time.Time{}, token)
+	if err == nil {
+		rules.Close()
+	}
+	return err
+}
+
+// sharedLook is one look at Redis for an origin, before it is put to a
+// token: the steps of Lookup that every asker of an origin shares.
+type sharedLook struct {
+	kind LookupKind
+	now  time.Time
+	// Ready: copy answers at now (refreshing: due, while another worker
+	// fetches it); with copy nil, nothing is known yet: disallow-all.
+	copy       *heldCopy
+	refreshing bool
+	// Wait, and ready with no copy while another worker fetches: when
+	// that worker's lease runs out.
+	until time.Time
+	lease *SharedLease // fetch
+}
+
+// answer puts a ready look to token; not ok when its copy was closed
+// (replaced, evicted) meanwhile.
+func (c *SharedRobotsCache) answer(look sharedLook, token string) (rules *Rules, stale, ok bool, err error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	switch {
 	case c.closed:
-		return nil, true, errSharedCacheClosed
-	case held == nil:
-		rules, err := c.empty.RulesFor(now, token)
-		return rules, true, err
-	case held.closed:
-		return nil, false, nil
+		return nil, false, true, errSharedCacheClosed
+	case look.copy == nil && !look.until.IsZero():
+		// Another worker fetches: disallow-all, not fetched, until its
+		// lease runs out, as a Cache answers then.
+		nothing, err := c.empty.RulesFor(look.now, token)
+		if err != nil {
+			return nil, false, true, err
+		}
+		defer nothing.Close()
+		rules, err := nothing.withRetryAt(look.until)
+		return rules, false, true, err
+	case look.copy == nil:
+		rules, err := c.empty.RulesFor(look.now, token)
+		return rules, false, true, err
+	case look.copy.closed:
+		return nil, false, false, nil
 	}
-	rules, err := held.entry.RulesFor(now, token)
-	return rules, true, err
+	stale = look.refreshing || look.copy.entry.State(look.now).Failures > 0
+	rules, err = look.copy.entry.RulesFor(look.now, token)
+	return rules, stale, true, err
 }
 
 // roundFor returns the round under way for origin, or starts one. A
 // round runs on its own goroutine, whatever becomes of the caller that
 // started it (ctx's values are kept, not its end).
-func (c *SharedRobotsCache) roundFor(ctx context.Context, origin, url string) *cacheRound {
+func (c *SharedRobotsCache) roundFor(ctx context.Context, origin string) *cacheRound {
 	c.roundsMu.Lock()
 	defer c.roundsMu.Unlock()
 	if r := c.rounds[origin]; r != nil {
@@ -347,11 +485,11 @@ func (c *SharedRobotsCache) roundFor(ctx context.Context, origin, url string) *c
 	}
 	r := &cacheRound{done: make(chan struct{})}
 	c.rounds[origin] = r
-	go c.run(context.WithoutCancel(ctx), r, origin, url)
+	go c.run(context.WithoutCancel(ctx), r, origin)
 	return r
 }
 
-func (c *SharedRobotsCache) run(ctx context.Context, r *cacheRound, origin, url string) {
+func (c *SharedRobotsCache) run(ctx context.Context, r *cacheRound, origin string) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.panicked = p
@@ -361,7 +499,21 @@ func (c *SharedRobotsCache) run(ctx context.Context, r *cacheRound, origin, url 
 		c.roundsMu.Unlock()
 		close(r.done)
 	}()
-	c.lookup(ctx, r, origin, url)
+	look, err := c.look(ctx, origin, time.Time{}, c.when)
+	switch {
+	case errors.Is(err, ErrRedis):
+		c.redisDown(r, err, origin)
+	case err != nil:
+		r.err = err
+	case look.kind == LookupFetch:
+		c.fetchAndStore(ctx, r, look.lease)
+	case look.kind == LookupWait:
+		left := look.until.Sub(look.now)
+		time.Sleep(min(max(left, time.Millisecond), pollInterval))
+		r.again = true
+	default:
+		r.look = look
+	}
 }
 
 func (c *SharedRobotsCache) keys(origin string) []string {
@@ -374,26 +526,30 @@ func (c *SharedRobotsCache) held(origin string) *heldCopy {
 	return c.copies[origin]
 }
 
-// lookup is one look at Redis for origin.
-func (c *SharedRobotsCache) lookup(ctx context.Context, r *cacheRound, origin, url string) {
+// look is one look at Redis for origin at now (zero: the cache's clock).
+// A copy of the fleet's that this worker does not hold yet becomes the
+// one it holds.
+func (c *SharedRobotsCache) look(ctx context.Context, origin string, now time.Time, when WhenFetching) (sharedLook, error) {
 	keys := c.keys(origin)
 	held := c.held(origin)
 	version := ""
 	if held != nil {
 		version = held.version
 	}
-	reply, err := runScript(ctx, c.client, "lookup", keys, c.leaseMS, c.clock.arg(), version)
+	_, nowArg := c.clock.at(now)
+	reply, err := c.script(ctx, "lookup", keys, c.leaseMS, nowArg, version)
 	if err != nil {
-		c.redisDown(r, err, origin)
-		return
+		return sharedLook{}, err
 	}
 	l, err := readLookup(reply)
 	if err != nil {
-		c.redisDown(r, err, origin)
-		return
+		c.redisFailed(err)
+		return sharedLook{}, err
 	}
-	c.clock.saw(l.now)
-	now := time.UnixMilli(l.now)
+	if nowArg == "" {
+		c.clock.saw(l.now)
+	}
+	look := sharedLook{now: time.UnixMilli(l.now)}
 	if l.data != "" {
 		data := []byte(l.data)
 		entry, err := DecodeEntry(data, c.policy)
@@ -403,40 +559,40 @@ func (c *SharedRobotsCache) lookup(ctx context.Context, r *cacheRound, origin, u
 		case l.kind == "fetch":
 			held = nil // a copy this worker cannot read: fetch anew over it
 		default:
-			r.err = err
-			return
+			return sharedLook{}, err
 		}
 	}
 	switch l.kind {
 	case "fresh":
-		if held == nil {
-			r.again = true
-			return
+		if held != nil {
+			c.hits.Add(1)
 		}
-		c.hits.Add(1)
-		r.copy, r.now = held, now
+		look.kind, look.copy = LookupReady, held // held nil: no copy, nothing known
 	case "wait":
 		if held != nil {
 			c.stale.Add(1)
-			r.copy, r.now = held, now
-			return
+			look.kind, look.copy, look.refreshing = LookupReady, held, true
+			break
 		}
 		c.misses.Add(1)
-		if c.when == DisallowWhileFetching {
-			r.now = now
-			return
-		}
 		leftMS, _ := strconv.ParseInt(l.tokenOrLeft, 10, 64)
-		left := time.Duration(leftMS) * time.Millisecond
-		time.Sleep(min(max(left, time.Millisecond), pollInterval))
-		r.again = true
+		look.until = look.now.Add(time.Duration(leftMS) * time.Millisecond)
+		look.kind = LookupWait
+		if when == DisallowWhileFetching {
+			look.kind = LookupReady
+		}
 	default: // "fetch"
 		c.fetches.Add(1)
 		if held == nil {
 			c.misses.Add(1)
 		}
-		c.fetchAndStore(ctx, r, origin, keys, l.tokenOrLeft, held, now)
+		lease, err := c.newLease(ctx, origin, keys, l.tokenOrLeft, held, look.now)
+		if err != nil {
+			return sharedLook{}, err
+		}
+		look.kind, look.lease = LookupFetch, lease
 	}
+	return look, nil
 }
 
 // lookupReply is lookup.lua's answer.
@@ -460,72 +616,195 @@ func readLookup(reply any) (lookupReply, error) {
 	return lookupReply{}, &RedisError{Step: "lookup", Err: errors.New("the script's reply is not {kind, now, version, due, token, data}")}
 }
 
-// fetchAndStore fetches under the fleet's lease token, stores the copy for
-// the fleet, and answers from it.
-func (c *SharedRobotsCache) fetchAndStore(ctx context.Context, r *cacheRound, origin string, keys []string,
-	token string, held *heldCopy, leaseNow time.Time) {
-	var entry *Entry
+// SharedLease is the fleet's right, and duty, to fetch one origin's
+// robots.txt, handed out by SharedRobotsCache.Lookup to one caller in the
+// fleet per origin at a time, under a fencing token. Store what the
+// fetch returned, or Abandon it, once; one neither stored nor abandoned
+// runs out after SharedCacheOptions.Lease, and the next lookup hands the
+// fetch to another caller. It is safe for concurrent use.
+type SharedLease struct {
+	cache      *SharedRobotsCache
+	origin     string
+	keys       []string
+	token      string
+	validators Validators
+	base       []byte // the copy the fetch refreshes, as Redis has it; nil for none
+
+	mu    sync.Mutex
+	entry *Entry // decoded from base: the fetch is recorded into it
+	ended bool
+}
+
+// newLease makes the lease Redis handed out under token, to refresh held
+// (nil: none); an error gives it back.
+func (c *SharedRobotsCache) newLease(ctx context.Context, origin string, keys []string, token string, held *heldCopy,
+	now time.Time) (*SharedLease, error) {
+	l := &SharedLease{cache: c, origin: origin, keys: keys, token: token}
 	var err error
 	if held != nil {
-		entry, err = DecodeEntry(held.data, c.policy)
+		l.base = held.data
+		l.entry, err = DecodeEntry(held.data, c.policy)
 	} else {
-		entry, err = NewEntry(c.policy)
+		l.entry, err = NewEntry(c.policy)
 	}
 	if err != nil {
-		c.abandon(ctx, keys[1], token)
-		r.err = err
-		return
+		_, _ = c.script(ctx, "abandon", keys[1:], token)
+		return nil, err
 	}
-	stored := false
-	defer func() {
-		if !stored { // an error, or the fetch function panicked
-			entry.Close()
-			c.abandon(ctx, keys[1], token)
-		}
-	}()
-	fetchCtx, cancel := context.WithTimeout(ctx, c.lease)
-	defer cancel()
-	started := time.Now()
-	resp, err := c.fetch(fetchCtx, FetchRequest{URL: origin + "/robots.txt", Origin: origin,
-		Validators: entry.State(leaseNow).Validators})
-	if err != nil {
-		resp = Response{} // no response: a network error or a timeout (behaviour §6)
+	l.validators = l.entry.State(now).Validators
+	return l, nil
+}
+
+func (l *SharedLease) notNil() {
+	if l == nil {
+		panic("robotstxt: method called on a nil *SharedLease")
 	}
-	now := leaseNow.Add(time.Since(started))
-	if c.clock.now != nil {
-		now = c.clock.now()
+}
+
+// Origin returns the normalised origin, as Lease.Origin does.
+func (l *SharedLease) Origin() string { l.notNil(); return l.origin }
+
+// RobotsURL returns the URL to fetch: the origin's /robots.txt.
+func (l *SharedLease) RobotsURL() string { l.notNil(); return l.origin + "/robots.txt" }
+
+// Validators returns the validators of the fleet's copy, for a
+// conditional request; a 304 stored with the lease then renews the copy.
+func (l *SharedLease) Validators() Validators { l.notNil(); return l.validators }
+
+var errLeaseRefused = &Error{Kind: ErrInvalidLease, Message: "the fleet refused the store: the lease ran out " +
+	"(by the clock that took it) or another lease replaced it; the fleet's copy is unchanged"}
+
+// Store records what the fetch returned at now (zero: the cache's clock),
+// as Lease.Store does, stores the copy for the fleet and ends the lease;
+// this worker holds the copy from then on. It returns what the outcome
+// meant.
+//
+// Errors: ErrInvalidLease when the lease was already stored or abandoned
+// (Redis is not asked then), or when Redis refuses the store because the
+// lease ran out by now (a copy is stored only under the fleet's current
+// lease: a late answer never replaces a newer one), and nothing changes;
+// ErrClosed after SharedRobotsCache.Close (the fetch is given back then).
+// A *RedisError or ctx.Err() when the copy could not be stored: the
+// disposition is then returned too, and the copy answers in this worker
+// only, until it is due.
+func (l *SharedLease) Store(ctx context.Context, now time.Time, resp Response) (Disposition, error) {
+	l.notNil()
+	s, err := l.store(ctx, now, resp)
+	switch {
+	case s.refused:
+		s.copy.entry.Close()
+		return 0, errLeaseRefused
+	case s.copy == nil:
+		return 0, err
 	}
-	disposition := entry.Record(now, resp)
+	return s.disposition, err
+}
+
+// leaseStored is what storing a fetch made: the copy at now, held by this
+// worker unless the fleet refused it.
+type leaseStored struct {
+	copy        *heldCopy
+	now         time.Time
+	disposition Disposition
+	refused     bool
+}
+
+func (l *SharedLease) store(ctx context.Context, now time.Time, resp Response) (leaseStored, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		return leaseStored{}, errLeaseUsed
+	}
+	l.ended = true
+	c := l.cache
+	if err := c.open(); err != nil {
+		_ = l.giveBack(ctx)
+		return leaseStored{}, err
+	}
+	now, nowArg := c.clock.at(now)
+	disposition := l.entry.Record(now, resp)
 	// The body the copy now comes from: this one, or the one kept.
 	var body []byte
 	switch {
 	case disposition == FollowRules:
 		body = resp.Body
-	case held != nil:
-		body, _ = StoredBody(held.data) // decoded above: readable
+	case l.base != nil:
+		body, _ = StoredBody(l.base) // decoded before: readable
 	}
-	data, err := entry.Encode(body)
+	data, err := l.entry.Encode(body)
 	if err != nil {
+		_ = l.giveBack(ctx)
+		return leaseStored{}, err
+	}
+	reply, err := c.script(ctx, "store", l.keys, l.token, data, l.entry.State(now).DueAt.UnixMilli(), c.keepMS, nowArg)
+	version, _ := reply.(string)
+	if err == nil && version == "" {
+		return leaseStored{copy: &heldCopy{data: data, entry: l.entry}, now: now, refused: true}, nil
+	}
+	// Stored, or not (Redis failed): this worker holds the copy, in the
+	// second case under no version, so that its next look takes the
+	// fleet's.
+	return leaseStored{copy: c.put(l.origin, version, data, l.entry), now: now, disposition: disposition}, err
+}
+
+// Abandon gives the fetch back without an outcome (the caller gave up),
+// if the lease is still the fleet's current one: the next lookup of the
+// origin hands it to someone else. Errors: ErrInvalidLease when the lease
+// was already stored or abandoned, ErrClosed after
+// SharedRobotsCache.Close (the fetch is given back all the same), a
+// *RedisError or ctx.Err() (the lease then runs out in its time).
+func (l *SharedLease) Abandon(ctx context.Context) error {
+	l.notNil()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.ended {
+		return errLeaseUsed
+	}
+	l.ended = true
+	err := l.giveBack(ctx)
+	if closed := l.cache.open(); closed != nil {
+		return closed
+	}
+	return err
+}
+
+// giveBack frees the lease's entry and gives the fetch back to the fleet,
+// if the lease is still the current one; l.mu is held.
+func (l *SharedLease) giveBack(ctx context.Context) error {
+	l.entry.Close()
+	_, err := l.cache.script(ctx, "abandon", l.keys[1:], l.token)
+	return err
+}
+
+// fetchAndStore fetches under lease with the cache's FetchFunc, stores the
+// copy for the fleet, and answers from it.
+func (c *SharedRobotsCache) fetchAndStore(ctx context.Context, r *cacheRound, lease *SharedLease) {
+	fetched := false
+	defer func() {
+		if !fetched { // the fetch function panicked
+			_ = lease.Abandon(ctx)
+		}
+	}()
+	fetchCtx, cancel := context.WithTimeout(ctx, c.lease)
+	defer cancel()
+	resp, err := c.fetch(fetchCtx, FetchRequest{URL: lease.RobotsURL(), Origin: lease.origin, Validators: lease.validators})
+	fetched = true
+	if err != nil {
+		resp = Response{} // no response: a network error or a timeout (behaviour §6)
+	}
+	s, err := lease.store(ctx, time.Time{}, resp)
+	switch {
+	case s.refused:
+		// The lease ran out (and may have been taken again): the answer
+		// still holds for this worker; its next look at Redis takes the
+		// fleet's.
+		s.copy = c.put(lease.origin, "", s.copy.data, s.copy.entry)
+	case s.copy == nil:
 		r.err = err
 		return
 	}
-	version := ""
-	reply, err := runScript(ctx, c.client, "store", keys, token, data, entry.State(now).DueAt.UnixMilli(), c.keepMS)
-	if err != nil {
-		c.redisErrors.Add(1)
-		c.report(err)
-	} else {
-		version, _ = reply.(string)
-	}
-	// Refused (the lease ran out and was taken again): the answer still
-	// holds for this worker; its next look at Redis takes the fleet's.
-	stored = true
-	r.copy, r.now = c.put(origin, version, data, entry), now
-}
-
-// abandon gives the lease back unstored, if it is still the current one.
-func (c *SharedRobotsCache) abandon(ctx context.Context, lease, token string) {
-	_, _ = runScript(ctx, c.client, "abandon", []string{lease}, token)
+	// An error here is Redis's, counted and reported: the copy answers.
+	r.look = sharedLook{kind: LookupReady, now: s.now, copy: s.copy}
 }
 
 // put makes (version, data, entry) the copy of origin this worker holds.
@@ -559,24 +838,33 @@ func (c *SharedRobotsCache) drop(origin string, held *heldCopy) {
 	delete(c.copies, origin)
 }
 
+// script runs the fleet script name; a Redis failure is counted and
+// reported.
+func (c *SharedRobotsCache) script(ctx context.Context, name string, keys []string, args ...any) (any, error) {
+	reply, err := runScript(ctx, c.client, name, keys, args...)
+	if errors.Is(err, ErrRedis) {
+		c.redisFailed(err)
+	}
+	return reply, err
+}
+
+func (c *SharedRobotsCache) redisFailed(err error) {
+	c.redisErrors.Add(1)
+	if c.onRedisError != nil {
+		c.onRedisError(err)
+	}
+}
+
 // redisDown fails safe: the copy this worker holds answers (as an
 // unreachable robots.txt keeps the old copy); with none, nothing is
 // allowed. With LocalFallback, this worker's own cache answers.
 func (c *SharedRobotsCache) redisDown(r *cacheRound, err error, origin string) {
-	c.redisErrors.Add(1)
-	c.report(err)
 	if c.fallback != nil {
 		c.warning.warn("SharedRobotsCache", "cache", err)
 		r.fallback = true
 		return
 	}
-	r.copy, r.now = c.held(origin), c.clock.time()
-}
-
-func (c *SharedRobotsCache) report(err error) {
-	if c.onRedisError != nil {
-		c.onRedisError(err)
-	}
+	r.look = sharedLook{kind: LookupReady, now: c.clock.time(), copy: c.held(origin)}
 }
 
 // Remove forgets this worker's copy of url's origin (the fleet's stays)

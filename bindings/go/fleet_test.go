@@ -1,16 +1,14 @@
 package robotstxt_test
 
 // A fleet's shared state through a real Redis server: workers fetch each
-// robots.txt once and pace each host as one crawler; the pacing vectors
-// hold through Redis as they do locally; Redis down fails safe. The
-// server is Debian's redis-server that `make redis` unpacks under
+// robots.txt once and pace each host as one crawler; Redis down fails
+// safe (the shared vectors are in fleet_vectors_test.go). The server is Debian's redis-server that `make redis` unpacks under
 // build/redis (or $ROBOTSTXT_REDIS_SERVER), started per test on 127.0.0.1
 // and a free port, and stopped by its pid.
 
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -459,11 +457,16 @@ func TestSharedCacheWhileFetching(t *testing.T) {
 		}
 		first <- err
 	}()
-	// While one fetches under the lease, two answers disallow-all at once.
+	// While one fetches under the lease, two answers disallow-all at once,
+	// until the lease runs out.
 	<-started
-	blanket, ok := sharedRules(t, two, "https://a.test/").Blanket()
+	waiting := sharedRules(t, two, "https://a.test/")
+	blanket, ok := waiting.Blanket()
 	if !ok || blanket.Allowed || blanket.Cause != robotstxt.CauseNotFetched {
 		t.Errorf("while another worker fetches: %+v %v", blanket, ok)
+	}
+	if retryAt, ok := waiting.RetryAt(); !ok || retryAt.Before(time.Now()) || retryAt.After(time.Now().Add(time.Minute)) {
+		t.Errorf("while another worker fetches: retry at %v %v, want within the 60s lease", retryAt, ok)
 	}
 	close(release)
 	if err := <-first; err != nil {
@@ -471,6 +474,76 @@ func TestSharedCacheWhileFetching(t *testing.T) {
 	}
 	if sharedRules(t, two, "https://a.test/").Allowed("/private/") {
 		t.Error("once stored: /private/ allowed")
+	}
+}
+
+// The steps under Rules, beside the vectors: on Redis's clock, a lease is
+// ended once (Redis is not asked again), a bad token asks Redis nothing,
+// and a lease still open when its cache closes is given back.
+func TestSharedCacheLookupAndLease(t *testing.T) {
+	server := startRedis(t)
+	ctx := context.Background()
+	client := newClient(t, server.addr())
+	prefix := testPrefix()
+	edit := func(o *robotstxt.SharedCacheOptions) { o.Prefix = prefix }
+	one := newSharedCache(t, client, fetchNothing(t), edit)
+	two := newSharedCache(t, newClient(t, server.addr()), fetchNothing(t), edit)
+
+	before := time.Now()
+	got, err := one.Lookup(ctx, "https://A.test/x", "ExampleBot", time.Time{}, robotstxt.WaitForFetch)
+	if err != nil || got.Kind != robotstxt.LookupFetch || got.Lease.Origin() != "https://a.test" ||
+		got.Lease.RobotsURL() != "https://a.test/robots.txt" || got.Lease.Validators() != (robotstxt.Validators{}) {
+		t.Fatalf("the first lookup: %+v, %v", got, err)
+	}
+	lease := got.Lease
+	wait, err := two.Lookup(ctx, "https://a.test/y", "ExampleBot", time.Time{}, robotstxt.WaitForFetch)
+	if err != nil || wait.Kind != robotstxt.LookupWait || wait.Until.Before(before.Add(59*time.Second)) ||
+		wait.Until.After(time.Now().Add(time.Minute)) {
+		t.Errorf("while another worker fetches: %+v, %v; want a wait until the 60s lease runs out", wait, err)
+	}
+	runs := client.runs.Load()
+	if _, err := one.Lookup(ctx, "https://a.test/", "Example Bot", time.Time{}, robotstxt.WaitForFetch); !errors.Is(err, robotstxt.ErrInvalidToken) {
+		t.Errorf("a bad token: %v", err)
+	}
+	if d, err := lease.Store(ctx, time.Time{}, robotstxt.Response{Status: 200, Body: []byte(shopRobots)}); d != robotstxt.FollowRules || err != nil {
+		t.Fatalf("Store: %v, %v", d, err)
+	}
+	if _, err := lease.Store(ctx, time.Time{}, robotstxt.Response{Status: 404}); !errors.Is(err, robotstxt.ErrInvalidLease) {
+		t.Errorf("stored again: %v", err)
+	}
+	if err := lease.Abandon(ctx); !errors.Is(err, robotstxt.ErrInvalidLease) {
+		t.Errorf("abandoned once stored: %v", err)
+	}
+	if n := client.runs.Load() - runs; n != 1 {
+		t.Errorf("%d scripts run, want 1 (the first store)", n)
+	}
+	ready, err := two.Lookup(ctx, "https://a.test/private/x", "ExampleBot", time.Time{}, robotstxt.WaitForFetch)
+	if err != nil || ready.Kind != robotstxt.LookupReady || ready.Answer != robotstxt.AnswerRules || ready.Stale ||
+		ready.Blanket != nil || !ready.RetryAt.IsZero() || ready.Rules.Allowed("https://a.test/private/x") {
+		t.Fatalf("once stored: %+v, %v", ready, err)
+	}
+	ready.Rules.Close()
+
+	open, err := one.Lookup(ctx, "https://b.test/", "ExampleBot", time.Time{}, robotstxt.WaitForFetch)
+	if err != nil || open.Kind != robotstxt.LookupFetch {
+		t.Fatalf("b.test: %+v, %v", open, err)
+	}
+	one.Close()
+	if _, err := open.Lease.Store(ctx, time.Time{}, robotstxt.Response{Status: 404}); !errors.Is(err, robotstxt.ErrClosed) {
+		t.Errorf("Store after Close: %v", err)
+	}
+	if _, err := one.Lookup(ctx, "https://b.test/", "ExampleBot", time.Time{}, robotstxt.WaitForFetch); !errors.Is(err, robotstxt.ErrClosed) {
+		t.Errorf("Lookup after Close: %v", err)
+	}
+	next, err := two.Lookup(ctx, "https://b.test/", "ExampleBot", time.Time{}, robotstxt.WaitForFetch)
+	if err != nil || next.Kind != robotstxt.LookupFetch {
+		t.Fatalf("b.test after the lease was given back: %+v, %v; want a fetch", next, err)
+	}
+	if err := next.Lease.Abandon(ctx); err != nil {
+		t.Errorf("Abandon: %v", err)
+	}
+	if stats := two.Stats(); stats.Fetches != 1 || stats.Misses != 2 || stats.Hits != 1 || stats.RedisErrors != 0 {
+		t.Errorf("stats %+v", stats)
 	}
 }
 
@@ -907,173 +980,5 @@ func TestSharedPacerBadArguments(t *testing.T) {
 	pacer.Close()
 	if _, err := pacer.Reserve(ctx, "a.test"); !errors.Is(err, robotstxt.ErrClosed) {
 		t.Errorf("after Close: %v", err)
-	}
-}
-
-// The pacing vectors (tests/vectors/pacing.json) through Redis, times
-// shifted to now (Redis expires keys by its clock). The capacity cases
-// have no counterpart: Redis holds every host.
-var localOnlyPacing = []string{
-	"a full pacer never forgets a switched-off or backing-off host",
-	"a full pacer forgets the least recently used idle host, never one inside its gap",
-}
-
-func TestSharedPacerVectors(t *testing.T) {
-	raw, err := os.ReadFile(filepath.Join(vectorDir, "pacing.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file vectorFile
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
-	var cases []pacingCase
-	for _, c := range file.Cases {
-		var kase pacingCase
-		if err := strict(c, &kase); err != nil {
-			t.Fatalf("%v in %.200s", err, c)
-		}
-		cases = append(cases, kase)
-	}
-	names := make([]string, len(cases))
-	for i, c := range cases {
-		names[i] = c.Name
-	}
-	for _, name := range localOnlyPacing {
-		if !slices.Contains(names, name) {
-			t.Errorf("no case %q in pacing.json", name)
-		}
-	}
-	if len(cases)-len(localOnlyPacing) < 15 {
-		t.Errorf("%d shared cases, want 15 or more", len(cases)-len(localOnlyPacing))
-	}
-	server := startRedis(t)
-	client := newClient(t, server.addr())
-	for _, c := range cases {
-		if slices.Contains(localOnlyPacing, c.Name) {
-			continue
-		}
-		t.Run(c.Name, func(t *testing.T) { runSharedPacingCase(t, client, c) })
-	}
-}
-
-func runSharedPacingCase(t *testing.T, client redis.Scripter, c pacingCase) {
-	ctx := context.Background()
-	base := time.Now().UnixMilli()
-	var clock manualMS
-	clock.ms.Store(base)
-	at := func(s float64) time.Time { return time.UnixMilli(base).Add(secondsOf(s)) }
-	pacer := newSharedPacer(t, client, func(o *robotstxt.SharedPacerOptions) {
-		o.Now = clock.now
-		if opts := c.Options; opts != nil {
-			if opts.FloorS != nil {
-				o.Floor = secondsOf(*opts.FloorS)
-			}
-			if opts.BackoffCapS != nil {
-				o.BackoffCap = secondsOf(*opts.BackoffCapS)
-			}
-			if opts.MaxInFlight != nil {
-				o.MaxInFlight = *opts.MaxInFlight
-			}
-			if opts.InFlightTimeoutS != nil {
-				o.InFlightTimeout = secondsOf(*opts.InFlightTimeoutS)
-			}
-		}
-	})
-	tickets := map[string]*robotstxt.SharedTicket{}
-	for i, step := range c.Steps {
-		where := fmt.Sprintf("step %d", i)
-		clock.ms.Store(at(step.AtS).UnixMilli())
-		var err error
-		switch {
-		case step.Reserve != nil:
-			ticket, rerr := pacer.Reserve(ctx, *step.Reserve)
-			if step.Error != "" {
-				if step.Error != "invalid_host" || !errors.Is(rerr, robotstxt.ErrInvalidHost) || ticket != nil {
-					t.Errorf("%s: want %s, got %v", where, step.Error, rerr)
-				}
-				continue
-			}
-			if rerr != nil || !step.StartS.Set {
-				t.Fatalf("%s: %v (start_s %+v)", where, rerr, step.StartS)
-			}
-			switch {
-			case step.StartS.Null && ticket != nil:
-				t.Errorf("%s: start %v, want none (switched off)", where, ticket.Start())
-			case !step.StartS.Null && (ticket == nil || !ticket.Start().Equal(at(step.StartS.V))):
-				t.Errorf("%s: ticket %v, want one starting at %vs", where, ticket, step.StartS.V)
-			}
-			if ticket != nil && step.Ticket != "" {
-				tickets[step.Ticket] = ticket
-			}
-		case step.Confirm != nil:
-			ticket := tickets[*step.Confirm]
-			if ticket == nil {
-				t.Fatalf("%s: no ticket %q", where, *step.Confirm)
-			}
-			got, cerr := pacer.Confirm(ctx, ticket)
-			if step.Error != "" {
-				if step.Error != "invalid_ticket" || !errors.Is(cerr, robotstxt.ErrInvalidTicket) {
-					t.Errorf("%s: want %s, got %+v %v", where, step.Error, got, cerr)
-				}
-				continue
-			}
-			if cerr != nil {
-				t.Fatalf("%s: %v", where, cerr)
-			}
-			if got.Kind.String() != step.Expect {
-				t.Errorf("%s: confirm %s, want %s", where, got.Kind, step.Expect)
-			}
-			if step.UntilS != nil && !got.Until.Equal(at(*step.UntilS)) {
-				t.Errorf("%s: until %v, want %vs", where, got.Until.UnixMilli()-base, *step.UntilS)
-			}
-			if step.Busy != nil && got.Busy != *step.Busy {
-				t.Errorf("%s: busy %v, want %v", where, got.Busy, *step.Busy)
-			}
-		case step.Cancel != nil:
-			ticket := tickets[*step.Cancel]
-			if ticket == nil {
-				t.Fatalf("%s: no ticket %q", where, *step.Cancel)
-			}
-			err = pacer.Cancel(ctx, ticket)
-		case step.InFlight != nil:
-			n, ierr := pacer.InFlight(ctx, step.InFlight.Host)
-			if ierr != nil || n != step.InFlight.Count {
-				t.Errorf("%s: in flight %d (%v), want %d", where, n, ierr, step.InFlight.Count)
-			}
-		case step.SetRules != nil:
-			err = pacer.SetRules(ctx, step.SetRules.Host, parsedRules(t, step.SetRules.Body, step.SetRules.Token))
-		case step.SetDelay != nil:
-			var delay time.Duration
-			if step.SetDelay.CrawlDelayS.Set && !step.SetDelay.CrawlDelayS.Null {
-				delay = secondsOf(step.SetDelay.CrawlDelayS.V)
-			}
-			var r robotstxt.RequestRate
-			if step.SetDelay.RequestRate.Set && !step.SetDelay.RequestRate.Null {
-				r = robotstxt.RequestRate{Requests: step.SetDelay.RequestRate.V.Requests, Seconds: step.SetDelay.RequestRate.V.Seconds}
-			}
-			err = pacer.SetDelay(ctx, step.SetDelay.Host, delay, r)
-		case step.Record != nil:
-			var retry time.Duration
-			if step.Record.RetryAfterS != nil {
-				if *step.Record.RetryAfterS <= 0 {
-					t.Fatalf("%s: Record has no way to say Retry-After: 0", where)
-				}
-				retry = secondsOf(*step.Record.RetryAfterS)
-			}
-			err = pacer.Record(ctx, step.Record.Host, step.Record.Status.V, retry) // null: 0, no response
-		case step.Enabled != nil:
-			err = pacer.SetEnabled(ctx, step.Enabled.Host, step.Enabled.On)
-		case step.GapS != nil:
-			gap, gerr := pacer.Gap(ctx, step.GapS.Host)
-			if gerr != nil || gap != secondsOf(step.GapS.Gap) {
-				t.Errorf("%s: gap %v (%v), want %vs", where, gap, gerr, step.GapS.Gap)
-			}
-		default:
-			t.Fatalf("%s: a step with nothing to do", where)
-		}
-		if err != nil {
-			t.Errorf("%s: %v", where, err)
-		}
 	}
 }

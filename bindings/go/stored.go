@@ -74,6 +74,15 @@ static inline go_handle go_entry_rules_for(const robotstxt_entry *entry, uint64_
     return r;
 }
 
+static inline go_handle go_rules_with_retry_at(const robotstxt_rules *rules, uint64_t retry_at_ms) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_rules *copy = NULL;
+    r.status = robotstxt_rules_with_retry_at(rules, retry_at_ms, &copy);
+    r.handle = copy;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
 static inline go_text go_fleet_script(const uint8_t *name, size_t len) {
     go_text r;
     memset(&r, 0, sizeof r);
@@ -201,6 +210,17 @@ func (e *Entry) RulesFor(now time.Time, token string) (*Rules, error) {
 		return nil, failure("Entry.RulesFor", r.status, r.err, token)
 	}
 	return newRules((*C.robotstxt_rules)(r.handle)), nil
+}
+
+// withRetryAt returns a copy of the rules that says to ask again at t
+// (RetryAt): a fleet's answer while another worker fetches.
+func (r *Rules) withRetryAt(t time.Time) (*Rules, error) {
+	res := C.go_rules_with_retry_at(r.handle(), unixMS(t))
+	runtime.KeepAlive(r)
+	if res.status != C.ROBOTSTXT_STATUS_OK {
+		return nil, failure("Rules.withRetryAt", res.status, res.err, "")
+	}
+	return newRules((*C.robotstxt_rules)(res.handle)), nil
 }
 
 // FleetScript returns the Lua source of the fleet script name ("lookup",

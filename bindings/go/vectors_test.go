@@ -872,43 +872,118 @@ type cacheCase struct {
 	Steps []cacheStep `json:"steps"`
 }
 
-func runCacheCase(t *testing.T, raw json.RawMessage) string {
+// cacheUnderTest is what a cache timeline drives: a Cache, or a
+// SharedRobotsCache over Redis (fleet_vectors_test.go).
+type cacheUnderTest interface {
+	lookup(url, token string, now time.Time, when robotstxt.WhenFetching) (robotstxt.Lookup, leaseUnderTest, error)
+	// stats are the counters, named as in cache.json.
+	stats(t *testing.T) map[string]uint64
+}
+
+// leaseUnderTest is a *Lease or a *SharedLease.
+type leaseUnderTest interface {
+	Origin() string
+	RobotsURL() string
+	Validators() robotstxt.Validators
+	store(now time.Time, resp robotstxt.Response) error
+	abandon() error
+}
+
+type localCache struct {
+	*robotstxt.Cache
+	leases []*robotstxt.Lease // closed when the case ends
+}
+
+func (c *localCache) lookup(url, token string, now time.Time, when robotstxt.WhenFetching) (robotstxt.Lookup, leaseUnderTest, error) {
+	l, err := c.Lookup(url, token, now, when)
+	if l.Lease == nil {
+		return l, nil, err
+	}
+	c.leases = append(c.leases, l.Lease)
+	return l, localLease{l.Lease}, err
+}
+
+func (c *localCache) stats(t *testing.T) map[string]uint64 {
+	s := c.Stats()
+	if int(s.Entries) != c.Len() {
+		t.Errorf("Len %d but Entries %d", c.Len(), s.Entries)
+	}
+	return map[string]uint64{"hits": s.Hits, "misses": s.Misses, "fetches": s.Fetches,
+		"stale": s.Stale, "evictions": s.Evictions, "entries": s.Entries}
+}
+
+type localLease struct{ *robotstxt.Lease }
+
+func (l localLease) store(now time.Time, resp robotstxt.Response) error {
+	_, err := l.Store(now, resp)
+	return err
+}
+
+func (l localLease) abandon() error { return l.Abandon() }
+
+func readCacheCase(t *testing.T, raw json.RawMessage) cacheCase {
+	t.Helper()
 	var c cacheCase
 	if err := strict(raw, &c); err != nil {
 		t.Fatalf("%v in %.200s", err, raw)
 	}
-	options := robotstxt.DefaultCacheOptions()
-	if c.Options != nil {
-		if c.Options.Capacity != nil {
-			options.Capacity = *c.Options.Capacity
-		}
-		if c.Options.LeaseS != nil {
-			options.Lease = secondsOf(*c.Options.LeaseS)
-		}
-		options.Policy = c.Options.Policy.policy()
+	return c
+}
+
+// settings are the case's options; 0 where it gives none.
+func (c *cacheCase) settings() (capacity int, lease time.Duration, policy robotstxt.FreshnessPolicy) {
+	if c.Options == nil {
+		return 0, 0, robotstxt.DefaultFreshnessPolicy()
 	}
+	if c.Options.Capacity != nil {
+		capacity = *c.Options.Capacity
+	}
+	if c.Options.LeaseS != nil {
+		lease = secondsOf(*c.Options.LeaseS)
+	}
+	return capacity, lease, c.Options.Policy.policy()
+}
+
+func runCacheCase(t *testing.T, raw json.RawMessage) string {
+	c := readCacheCase(t, raw)
+	options := robotstxt.DefaultCacheOptions()
+	capacity, lease, policy := c.settings()
+	if capacity != 0 {
+		options.Capacity = capacity
+	}
+	if lease != 0 {
+		options.Lease = lease
+	}
+	options.Policy = policy
 	cache, err := robotstxt.NewCache(nil, options)
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
-	defer cache.Close()
-	// Leases stay under their names once stored or abandoned: the binding
-	// itself must refuse a second use.
-	leases := map[string]*robotstxt.Lease{}
+	local := &localCache{Cache: cache}
 	defer func() {
-		for _, l := range leases {
+		for _, l := range local.leases {
 			l.Close()
 		}
+		cache.Close()
 	}()
+	runCacheSteps(t, c, local, clock)
+	return c.Name
+}
+
+// runCacheSteps runs the case's steps through cache, at(at_s) being each
+// step's time.
+func runCacheSteps(t *testing.T, c cacheCase, cache cacheUnderTest, at func(float64) time.Time) {
+	t.Helper()
+	// Leases stay under their names once stored or abandoned: the binding
+	// itself must refuse a second use.
+	leases := map[string]leaseUnderTest{}
 	for i, step := range c.Steps {
 		where := fmt.Sprintf("%s step %d", c.Name, i)
 		if step.Stats != nil {
 			if step.AtS != nil || step.Lookup != nil || step.Store != "" || step.Abandon != "" {
 				t.Fatalf("%s: a stats step does nothing else", where)
 			}
-			s := cache.Stats()
-			got := map[string]uint64{"hits": s.Hits, "misses": s.Misses, "fetches": s.Fetches,
-				"stale": s.Stale, "evictions": s.Evictions, "entries": s.Entries}
+			got := cache.stats(t)
 			for key, want := range step.Stats {
 				g, ok := got[key]
 				if !ok {
@@ -918,22 +993,19 @@ func runCacheCase(t *testing.T, raw json.RawMessage) string {
 					t.Errorf("%s: stats.%s %d, want %d", where, key, g, want)
 				}
 			}
-			if int(s.Entries) != cache.Len() {
-				t.Errorf("%s: Len %d but Entries %d", where, cache.Len(), s.Entries)
-			}
 			continue
 		}
 		if step.AtS == nil {
 			t.Fatalf("%s: no at_s", where)
 		}
-		now := clock(*step.AtS)
+		now := at(*step.AtS)
 		switch {
 		case step.Store != "":
 			lease := leases[step.Store]
 			if lease == nil || step.Fetch == nil {
 				t.Fatalf("%s: store needs a known lease and a fetch", where)
 			}
-			_, err := lease.Store(now, step.Fetch.response())
+			err := lease.store(now, step.Fetch.response())
 			switch step.Error {
 			case "":
 				if err != nil {
@@ -953,7 +1025,7 @@ func runCacheCase(t *testing.T, raw json.RawMessage) string {
 			if lease == nil || step.Error != "" {
 				t.Fatalf("%s: abandon needs a known lease", where)
 			}
-			if err := lease.Abandon(); err != nil {
+			if err := lease.abandon(); err != nil {
 				t.Errorf("%s: abandon: %v", where, err)
 			}
 			continue
@@ -972,7 +1044,7 @@ func runCacheCase(t *testing.T, raw json.RawMessage) string {
 		if step.Token != nil {
 			token = *step.Token
 		}
-		got, err := cache.Lookup(*step.Lookup, token, now, when)
+		got, lease, err := cache.lookup(*step.Lookup, token, now, when)
 		if step.Error != "" {
 			if step.Error != "invalid_url" || !errors.Is(err, robotstxt.ErrInvalidURL) {
 				t.Errorf("%s: want %s, got %v", where, step.Error, err)
@@ -1009,7 +1081,7 @@ func runCacheCase(t *testing.T, raw json.RawMessage) string {
 				switch {
 				case step.RetryAtS.Null && !got.RetryAt.IsZero():
 					t.Errorf("%s: retry at %d, want none", where, got.RetryAt.UnixMilli())
-				case !step.RetryAtS.Null && !got.RetryAt.Equal(clock(step.RetryAtS.V)):
+				case !step.RetryAtS.Null && !got.RetryAt.Equal(at(step.RetryAtS.V)):
 					t.Errorf("%s: retry at %d, want %vs", where, got.RetryAt.UnixMilli(), step.RetryAtS.V)
 				}
 			}
@@ -1021,28 +1093,27 @@ func runCacheCase(t *testing.T, raw json.RawMessage) string {
 			got.Rules.Close()
 		case robotstxt.LookupFetch:
 			if step.Validators != nil {
-				step.Validators.check(t, got.Lease.Validators(), where)
+				step.Validators.check(t, lease.Validators(), where)
 			}
 			if step.Cause.Set || step.RetryAtS.Set {
 				t.Fatalf("%s: cause and retry_at_s are for ready answers", where)
 			}
-			if step.Origin != nil && got.Lease.Origin() != *step.Origin {
-				t.Errorf("%s: origin %q, want %q", where, got.Lease.Origin(), *step.Origin)
+			if step.Origin != nil && lease.Origin() != *step.Origin {
+				t.Errorf("%s: origin %q, want %q", where, lease.Origin(), *step.Origin)
 			}
-			if got.Lease.RobotsURL() != got.Lease.Origin()+"/robots.txt" {
-				t.Errorf("%s: robots URL %q", where, got.Lease.RobotsURL())
+			if lease.RobotsURL() != lease.Origin()+"/robots.txt" {
+				t.Errorf("%s: robots URL %q", where, lease.RobotsURL())
 			}
 			if step.Lease == "" {
 				t.Fatalf("%s: a fetch needs a lease name", where)
 			}
-			leases[step.Lease] = got.Lease
+			leases[step.Lease] = lease
 		case robotstxt.LookupWait:
-			if step.UntilS != nil && !got.Until.Equal(clock(*step.UntilS)) {
+			if step.UntilS != nil && !got.Until.Equal(at(*step.UntilS)) {
 				t.Errorf("%s: until %d, want %v", where, got.Until.UnixMilli(), *step.UntilS)
 			}
 		}
 	}
-	return c.Name
 }
 
 // checkBlanket checks that a ready lookup, its rules and their decisions
@@ -1130,11 +1201,79 @@ type pacingCase struct {
 	Steps []pacingStep `json:"steps"`
 }
 
-func runPacingCase(t *testing.T, raw json.RawMessage) string {
+// pacerUnderTest is what a pacing schedule drives, at the time setNow
+// gives: a Pacer, or a SharedPacer over Redis (fleet_vectors_test.go).
+type pacerUnderTest interface {
+	setNow(now time.Time)
+	reserve(host string) (pacedTicket, error)
+	confirm(ticket pacedTicket) (robotstxt.Confirm, error)
+	cancel(ticket pacedTicket) error
+	inFlight(host string) (int, error)
+	setRules(host string, rules *robotstxt.Rules) error
+	setDelay(host string, delay time.Duration, rate robotstxt.RequestRate) error
+	record(host string, status int, retryAfter time.Duration) error
+	setEnabled(host string, on bool) error
+	gap(host string) (time.Duration, error)
+}
+
+// pacedTicket is a *Ticket or a *SharedTicket.
+type pacedTicket interface{ Start() time.Time }
+
+type localPacer struct {
+	*robotstxt.Pacer
+	now     time.Time
+	tickets []*robotstxt.Ticket // closed when the case ends
+}
+
+func (p *localPacer) setNow(now time.Time) { p.now = now }
+
+func (p *localPacer) reserve(host string) (pacedTicket, error) {
+	ticket, err := p.Reserve(host, p.now)
+	if ticket == nil {
+		return nil, err
+	}
+	p.tickets = append(p.tickets, ticket)
+	return ticket, err
+}
+
+func (p *localPacer) confirm(ticket pacedTicket) (robotstxt.Confirm, error) {
+	return p.Confirm(ticket.(*robotstxt.Ticket), p.now)
+}
+
+func (p *localPacer) cancel(ticket pacedTicket) error {
+	p.Cancel(ticket.(*robotstxt.Ticket))
+	return nil
+}
+
+func (p *localPacer) inFlight(host string) (int, error) { return p.InFlight(host, p.now) }
+
+func (p *localPacer) setRules(host string, rules *robotstxt.Rules) error {
+	return p.SetRules(host, rules)
+}
+
+func (p *localPacer) setDelay(host string, delay time.Duration, rate robotstxt.RequestRate) error {
+	return p.SetDelay(host, delay, rate)
+}
+
+func (p *localPacer) record(host string, status int, retryAfter time.Duration) error {
+	return p.Record(host, p.now, status, retryAfter)
+}
+
+func (p *localPacer) setEnabled(host string, on bool) error { return p.SetEnabled(host, on) }
+
+func (p *localPacer) gap(host string) (time.Duration, error) { return p.Gap(host) }
+
+func readPacingCase(t *testing.T, raw json.RawMessage) pacingCase {
+	t.Helper()
 	var c pacingCase
 	if err := strict(raw, &c); err != nil {
 		t.Fatalf("%v in %.200s", err, raw)
 	}
+	return c
+}
+
+func runPacingCase(t *testing.T, raw json.RawMessage) string {
+	c := readPacingCase(t, raw)
 	options := robotstxt.DefaultPacerOptions()
 	if o := c.Options; o != nil {
 		if o.FloorS != nil {
@@ -1157,22 +1296,31 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
-	defer pacer.Close()
-	// Tickets stay under their names once spent: the binding must refuse
-	// a second confirmation.
-	tickets := map[string]*robotstxt.Ticket{}
+	local := &localPacer{Pacer: pacer}
 	defer func() {
-		for _, ticket := range tickets {
+		for _, ticket := range local.tickets {
 			ticket.Close()
 		}
+		pacer.Close()
 	}()
+	runPacingSteps(t, c, local, clock)
+	return c.Name
+}
+
+// runPacingSteps runs the case's steps through pacer, at(at_s) being each
+// step's time.
+func runPacingSteps(t *testing.T, c pacingCase, pacer pacerUnderTest, at func(float64) time.Time) {
+	t.Helper()
+	// Tickets stay under their names once spent: the binding must refuse
+	// a second confirmation.
+	tickets := map[string]pacedTicket{}
 	for i, step := range c.Steps {
 		where := fmt.Sprintf("%s step %d", c.Name, i)
-		now := clock(step.AtS)
+		pacer.setNow(at(step.AtS))
 		var err error
 		switch {
 		case step.Reserve != nil:
-			ticket, rerr := pacer.Reserve(*step.Reserve, now)
+			ticket, rerr := pacer.reserve(*step.Reserve)
 			if step.Error != "" {
 				want := map[string]error{"invalid_host": robotstxt.ErrInvalidHost, "pacer_full": robotstxt.ErrPacerFull}[step.Error]
 				if want == nil || !errors.Is(rerr, want) || ticket != nil {
@@ -1186,25 +1334,21 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			switch {
 			case step.StartS.Null && ticket != nil:
 				t.Errorf("%s: start %d, want none (switched off)", where, ticket.Start().UnixMilli())
-			case !step.StartS.Null && (ticket == nil || !ticket.Start().Equal(clock(step.StartS.V))):
+			case !step.StartS.Null && (ticket == nil || !ticket.Start().Equal(at(step.StartS.V))):
 				t.Errorf("%s: ticket %v, want one starting at %vs", where, ticket, step.StartS.V)
 			}
-			switch {
-			case ticket == nil:
-			case step.Ticket != "":
+			if ticket != nil && step.Ticket != "" {
 				if tickets[step.Ticket] != nil {
 					t.Fatalf("%s: ticket %q reserved twice", where, step.Ticket)
 				}
 				tickets[step.Ticket] = ticket
-			default:
-				ticket.Close() // its slot stays used
 			}
 		case step.Confirm != nil:
 			ticket := tickets[*step.Confirm]
 			if ticket == nil {
 				t.Fatalf("%s: no ticket %q", where, *step.Confirm)
 			}
-			got, cerr := pacer.Confirm(ticket, now)
+			got, cerr := pacer.confirm(ticket)
 			if step.Error != "" {
 				if step.Error != "invalid_ticket" || !errors.Is(cerr, robotstxt.ErrInvalidTicket) {
 					t.Errorf("%s: want %s, got %+v %v", where, step.Error, got, cerr)
@@ -1217,7 +1361,7 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			if got.Kind.String() != step.Expect {
 				t.Errorf("%s: confirm %s, want %s", where, got.Kind, step.Expect)
 			}
-			if step.UntilS != nil && !got.Until.Equal(clock(*step.UntilS)) {
+			if step.UntilS != nil && !got.Until.Equal(at(*step.UntilS)) {
 				t.Errorf("%s: until %d, want %vs", where, got.Until.UnixMilli(), *step.UntilS)
 			}
 			if step.Busy != nil && got.Busy != *step.Busy {
@@ -1231,9 +1375,9 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			if ticket == nil {
 				t.Fatalf("%s: no ticket %q", where, *step.Cancel)
 			}
-			pacer.Cancel(ticket)
+			err = pacer.cancel(ticket)
 		case step.InFlight != nil:
-			n, ierr := pacer.InFlight(step.InFlight.Host, now)
+			n, ierr := pacer.inFlight(step.InFlight.Host)
 			if ierr != nil || n != step.InFlight.Count {
 				t.Errorf("%s: in flight %d (%v), want %d", where, n, ierr, step.InFlight.Count)
 			}
@@ -1246,7 +1390,7 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			if rerr != nil {
 				t.Fatalf("%s: %v", where, rerr)
 			}
-			err = pacer.SetRules(step.SetRules.Host, rules)
+			err = pacer.setRules(step.SetRules.Host, rules)
 			rules.Close()
 			robots.Close()
 		case step.SetDelay != nil:
@@ -1258,7 +1402,7 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			if step.SetDelay.RequestRate.Set && !step.SetDelay.RequestRate.Null {
 				r = robotstxt.RequestRate{Requests: step.SetDelay.RequestRate.V.Requests, Seconds: step.SetDelay.RequestRate.V.Seconds}
 			}
-			err = pacer.SetDelay(step.SetDelay.Host, delay, r)
+			err = pacer.setDelay(step.SetDelay.Host, delay, r)
 		case step.Record != nil:
 			var retry time.Duration
 			if step.Record.RetryAfterS != nil {
@@ -1267,11 +1411,11 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 				}
 				retry = secondsOf(*step.Record.RetryAfterS)
 			}
-			err = pacer.Record(step.Record.Host, now, step.Record.Status.V, retry) // null: 0, no response
+			err = pacer.record(step.Record.Host, step.Record.Status.V, retry) // null: 0, no response
 		case step.Enabled != nil:
-			err = pacer.SetEnabled(step.Enabled.Host, step.Enabled.On)
+			err = pacer.setEnabled(step.Enabled.Host, step.Enabled.On)
 		case step.GapS != nil:
-			gap, gerr := pacer.Gap(step.GapS.Host)
+			gap, gerr := pacer.gap(step.GapS.Host)
 			if gerr != nil {
 				t.Fatalf("%s: %v", where, gerr)
 			}
@@ -1285,7 +1429,6 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			t.Errorf("%s: %v", where, err)
 		}
 	}
-	return c.Name
 }
 
 // --- origins (§2.3) ---
