@@ -42,7 +42,7 @@ from robotstxt.fleet import (
     SharedTicket,
 )
 from sites import Site, page, text
-from test_vectors import cache_options, run_cache_steps
+from test_vectors import cache_options, pacing_options, run_cache_steps, run_pacing_steps
 
 H = 3_600_000
 REDIS_SERVER = Path(os.environ.get("ROBOTSTXT_REDIS_SERVER") or REPO / "build" / "redis" / "redis-server")
@@ -890,10 +890,6 @@ LOCAL_ONLY = {
 PACING = json.loads((VECTORS / "pacing.json").read_text(encoding="utf-8"))["cases"]
 
 
-def ms(seconds: float) -> int:
-    return round(seconds * 1000)
-
-
 def test_every_pacing_case_but_the_capacity_ones_runs() -> None:
     names = [case["name"] for case in PACING]
     for name in LOCAL_ONLY:
@@ -905,70 +901,10 @@ def test_every_pacing_case_but_the_capacity_ones_runs() -> None:
 def test_pacing_vector_shared(server: RedisServer, case: Dict[str, Any]) -> None:
     async def main() -> None:
         base = int(time.time() * 1000)
-        t = [base]
-        o = case.get("options", {})
-        options: Dict[str, Any] = {}
-        for key, name in (("floor_s", "floor_ms"), ("backoff_cap_s", "backoff_cap_ms"),
-                          ("in_flight_timeout_s", "in_flight_timeout_ms")):
-            if key in o:
-                options[name] = ms(o[key])
-        if "max_in_flight" in o:
-            options["max_in_flight"] = o["max_in_flight"]
+        clock = [base]
         c = client(server.port)
-        pacer = SharedPacer(c, prefix=prefix(), clock=lambda: t[0], **options)
-        tickets: Dict[str, SharedTicket] = {}
-        for i, step in enumerate(case["steps"]):
-            where = f"step {i}"
-            t[0] = base + ms(step["at_s"])
-            if "reserve" in step:
-                if "error" in step:
-                    with pytest.raises(robotstxt.InvalidHostError):
-                        await pacer.reserve(step["reserve"])
-                    continue
-                ticket = await pacer.reserve(step["reserve"])
-                want = None if step["start_s"] is None else ms(step["start_s"])
-                assert (None if ticket is None else ticket.start - base) == want, where
-                if "ticket" in step and ticket is not None:
-                    tickets[step["ticket"]] = ticket
-            elif "confirm" in step:
-                ticket = tickets[step["confirm"]]
-                if "error" in step:
-                    with pytest.raises(robotstxt.InvalidTicketError):
-                        await pacer.confirm(ticket)
-                    continue
-                got = await pacer.confirm(ticket)
-                assert got.kind == step["expect"], where
-                if "until_s" in step:
-                    assert got.until is not None and got.until - base == ms(step["until_s"]), where
-                if "busy" in step:
-                    assert got.busy == step["busy"], where
-                assert ticket.spent == (got.kind != "wait"), where
-            elif "cancel" in step:
-                await pacer.cancel(tickets[step["cancel"]])
-            elif "in_flight" in step:
-                count = step["in_flight"]
-                assert await pacer.in_flight(count["host"]) == count["count"], where
-            elif "set_rules" in step:
-                s = step["set_rules"]
-                await pacer.set_rules(s["host"], robotstxt.Robots.parse(s["body"]).rules_for(s["token"]))
-            elif "set_delay" in step:
-                s = step["set_delay"]
-                rate = s.get("request_rate")
-                await pacer.set_delay(
-                    s["host"],
-                    s.get("crawl_delay_s"),
-                    None if rate is None else robotstxt.RequestRate(rate["requests"], rate["seconds"]),
-                )
-            elif "record" in step:
-                r = step["record"]
-                retry = r.get("retry_after_s")
-                await pacer.record(r["host"], r.get("status"), retry_after_ms=None if retry is None else ms(retry))
-            elif "enabled" in step:
-                await pacer.set_enabled(step["enabled"]["host"], step["enabled"]["on"])
-            elif "gap_s" in step:
-                assert await pacer.gap_ms(step["gap_s"]["host"]) == ms(step["gap_s"]["gap"]), where
-            else:
-                raise AssertionError(f"{where}: a step with nothing to do")
+        pacer = SharedPacer(c, prefix=prefix(), clock=lambda: clock[0], **pacing_options(case, case["name"]))
+        await run_pacing_steps(case, case["name"], pacer, clock, base)
         await c.aclose()
 
     run(main)

@@ -469,8 +469,8 @@ def run_origin_case(case: Case, at: str) -> None:
             robotstxt.origin(case["url"])
 
 
-def run_pacing_case(case: Case, at: str) -> None:
-    check_fields(case, {"name", "options", "steps", "note"}, at)
+def pacing_options(case: Case, at: str) -> Dict[str, Any]:
+    """The case's pacer options, as keyword arguments of Pacer and SharedPacer."""
     options: Dict[str, Any] = {}
     if "options" in case:
         o = case["options"]
@@ -481,8 +481,55 @@ def run_pacing_case(case: Case, at: str) -> None:
         for key in ("capacity", "max_in_flight"):
             if key in o:
                 options[key] = o[key]
-    pacer = robotstxt.Pacer(**options)
-    tickets: Dict[str, robotstxt.Ticket] = {}
+    return options
+
+
+class LocalPacer:
+    """A robotstxt.Pacer behind robotstxt.fleet.SharedPacer's surface (its
+    calls awaited, the time read from `clock`), which the pacing runner
+    drives."""
+
+    def __init__(self, clock: List[int], **options: Any) -> None:
+        self.pacer = robotstxt.Pacer(**options)
+        self.clock = clock
+
+    async def reserve(self, host: Any) -> Optional[robotstxt.Ticket]:
+        return self.pacer.reserve(host, now=self.clock[0])
+
+    async def confirm(self, ticket: Any) -> robotstxt.Confirm:
+        return self.pacer.confirm(ticket, now=self.clock[0])
+
+    async def cancel(self, ticket: Any) -> None:
+        self.pacer.cancel(ticket)
+
+    async def in_flight(self, host: Any) -> int:
+        return self.pacer.in_flight(host, now=self.clock[0])
+
+    async def set_rules(self, host: Any, rules: robotstxt.Rules) -> None:
+        self.pacer.set_rules(host, rules)
+
+    async def set_delay(self, host: Any, crawl_delay: Optional[float], rate: Optional[robotstxt.RequestRate]) -> None:
+        self.pacer.set_delay(host, crawl_delay, rate)
+
+    async def record(self, host: Any, status: Optional[int], *, retry_after_ms: Optional[int]) -> None:
+        self.pacer.record(host, status, retry_after_ms=retry_after_ms, now=self.clock[0])
+
+    async def set_enabled(self, host: Any, on: bool) -> None:
+        self.pacer.set_enabled(host, on)
+
+    async def gap_ms(self, host: Any) -> int:
+        return self.pacer.gap_ms(host)
+
+
+def run_pacing_case(case: Case, at: str) -> None:
+    clock = [0]
+    asyncio.run(run_pacing_steps(case, at, LocalPacer(clock, **pacing_options(case, at)), clock))
+
+
+async def run_pacing_steps(case: Case, at: str, pacer: Any, clock: List[int], base: int = 0) -> None:
+    """Runs the case's steps through `pacer`, setting `clock[0]` to each
+    step's time, `base` + at_s (the pacer reads its time from it)."""
+    tickets: Dict[str, Any] = {}
     for i, step in enumerate(case["steps"]):
         here = f"{at} step {i}"
         check_fields(
@@ -493,16 +540,16 @@ def run_pacing_case(case: Case, at: str) -> None:
             },
             here,
         )
-        now = ms(step["at_s"])
+        clock[0] = base + ms(step["at_s"])
         if "reserve" in step:
             if "error" in step:
                 error = {"invalid_host": robotstxt.InvalidHostError, "pacer_full": robotstxt.PacerFullError}[step["error"]]
                 with pytest.raises(error):
-                    pacer.reserve(step["reserve"], now=now)
+                    await pacer.reserve(step["reserve"])
                 continue
-            ticket = pacer.reserve(step["reserve"], now=now)
+            ticket = await pacer.reserve(step["reserve"])
             want = None if step["start_s"] is None else ms(step["start_s"])
-            assert (None if ticket is None else ticket.start) == want, f"{here}: start"
+            assert (None if ticket is None else ticket.start - base) == want, f"{here}: start"
             if "ticket" in step and ticket is not None:
                 tickets[step["ticket"]] = ticket
         elif "confirm" in step:
@@ -510,27 +557,27 @@ def run_pacing_case(case: Case, at: str) -> None:
             if "error" in step:
                 assert step["error"] == "invalid_ticket", here
                 with pytest.raises(robotstxt.InvalidTicketError):
-                    pacer.confirm(ticket, now=now)
+                    await pacer.confirm(ticket)
                 continue
-            got = pacer.confirm(ticket, now=now)
+            got = await pacer.confirm(ticket)
             assert got.kind == step["expect"], f"{here}: confirm"
             if "until_s" in step:
-                assert got.until == ms(step["until_s"]), f"{here}: until"
+                assert got.until is not None and got.until - base == ms(step["until_s"]), f"{here}: until"
             if "busy" in step:
                 assert got.busy == step["busy"], f"{here}: busy"
             assert ticket.spent == (got.kind != "wait"), here
         elif "cancel" in step:
-            pacer.cancel(tickets.pop(step["cancel"]))
+            await pacer.cancel(tickets.pop(step["cancel"]))
         elif "in_flight" in step:
             count = step["in_flight"]
-            assert pacer.in_flight(count["host"], now=now) == count["count"], f"{here}: in flight"
+            assert await pacer.in_flight(count["host"]) == count["count"], f"{here}: in flight"
         elif "set_rules" in step:
             s = step["set_rules"]
-            pacer.set_rules(s["host"], robotstxt.Robots.parse(s["body"]).rules_for(s["token"]))
+            await pacer.set_rules(s["host"], robotstxt.Robots.parse(s["body"]).rules_for(s["token"]))
         elif "set_delay" in step:
             s = step["set_delay"]
             rate = s.get("request_rate")
-            pacer.set_delay(
+            await pacer.set_delay(
                 s["host"],
                 s.get("crawl_delay_s"),
                 None if rate is None else robotstxt.RequestRate(rate["requests"], rate["seconds"]),
@@ -538,11 +585,11 @@ def run_pacing_case(case: Case, at: str) -> None:
         elif "record" in step:
             r = step["record"]
             retry = r.get("retry_after_s")
-            pacer.record(r["host"], r["status"], retry_after_ms=None if retry is None else ms(retry), now=now)
+            await pacer.record(r["host"], r["status"], retry_after_ms=None if retry is None else ms(retry))
         elif "enabled" in step:
-            pacer.set_enabled(step["enabled"]["host"], step["enabled"]["on"])
+            await pacer.set_enabled(step["enabled"]["host"], step["enabled"]["on"])
         elif "gap_s" in step:
-            assert pacer.gap_ms(step["gap_s"]["host"]) == ms(step["gap_s"]["gap"]), f"{here}: gap"
+            assert await pacer.gap_ms(step["gap_s"]["host"]) == ms(step["gap_s"]["gap"]), f"{here}: gap"
         else:
             raise AssertionError(f"{here}: a step with nothing to do")
 
