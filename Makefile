@@ -29,9 +29,11 @@ rust-lint:
 	$(CARGO) clippy --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
 
-# The fleet tests start their own Redis servers (mk/redis.mk).
+# The fleet tests start their own Redis servers (mk/redis.mk). The
+# linear-work test counts steps, so it needs the work-count feature.
 rust-test:
 	$(CARGO) test --release
+	$(CARGO) test --release --features work-count --test linear_work
 
 # The unit tests of the modules with unsafe code that Miri can run, under
 # Miri, which stops at undefined behaviour (a misaligned or out-of-bounds
@@ -56,6 +58,8 @@ rust-bench:
 		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/crawl.md)
 	$(CARGO) bench --bench preferences -- --rounds $(ROUNDS) \
 		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/preferences.md)
+	$(CARGO) bench --bench hostile -- --rounds $(ROUNDS) \
+		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/hostile.md)
 
 include $(wildcard mk/*.mk)
 
@@ -68,7 +72,7 @@ demo: $(DEMO_STEPS)
 # c-bench, node-bench, go-bench and python-bench from mk/*.mk), each writing its Markdown section
 # into $(BENCH_DIR); then BENCHMARKS.md: a header saying on what machine,
 # when and how busy it was, and the four sections.
-BENCH_STEPS := rust crawl preferences c node go python fleet
+BENCH_STEPS := rust crawl preferences hostile c node go python fleet
 
 # What the steps run, built back to back first, so that all four measure
 # the same tree: the steps then skip c-lib and node-build (-o) and run a

@@ -12,7 +12,7 @@
 .PHONY: fuzz-tools fuzz-seeds fuzz-build fuzz-smoke fuzz
 
 PYTHON ?= python3
-FUZZ_TARGETS := parse matching cache ffi
+FUZZ_TARGETS := parse matching cache ffi linear
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?= parse
 CARGO_FUZZ_VERSION := 0.13.2
@@ -27,6 +27,7 @@ FUZZ_MAX_LEN_parse := 8192
 FUZZ_MAX_LEN_matching := 4096
 FUZZ_MAX_LEN_cache := 4096
 FUZZ_MAX_LEN_ffi := 4096
+FUZZ_MAX_LEN_linear := 4096
 # -timeout: an input that takes 10 s is a hang, and a crash.
 FUZZ_RUN = PATH="$(abspath $(FUZZ_TOOLS))/bin:$$PATH" $(CARGO) +nightly fuzz run $(FUZZ_BUILD_FLAGS) \
 	$(1) $(FUZZ_CORPUS)/$(1) -- -max_total_time=$(2) -max_len=$(FUZZ_MAX_LEN_$(1)) -timeout=10 \

@@ -47,10 +47,17 @@ mod error;
 mod ffi;
 mod matching;
 mod parse;
+#[cfg(feature = "work-count")]
+#[doc(hidden)]
+pub mod work;
+#[cfg(not(feature = "work-count"))]
+mod work;
 
 // Each module by its own name, for the paths inside the crate.
 use crawl::{cache, freshness, origin, pace, pacer, scripts, stored, user_agent};
-use matching::{index, packed, pattern, percent, preferences, prefetch, rules, selection, url};
+use matching::{
+    index, keys, packed, pattern, percent, preferences, prefetch, rules, selection, url,
+};
 use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan, usage};
 
 pub use crawl::access;

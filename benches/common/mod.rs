@@ -1,4 +1,7 @@
-//! What every benchmark harness reads from its command line.
+//! What every benchmark harness reads from its command line, and the
+//! hostile files some of them measure.
+
+pub mod hostile;
 
 /// The value after `name` on the command line (`--out FILE`), if any.
 pub fn arg(name: &str) -> Option<String> {

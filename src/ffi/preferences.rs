@@ -4,6 +4,7 @@
 //! `robotstxt_rules_other_record*`).
 
 use std::ffi::{c_char, CStr};
+use std::sync::Arc;
 
 use super::robots::robotstxt_robots;
 use super::rules::{decision_of, robotstxt_decision, robotstxt_rules};
@@ -414,7 +415,7 @@ pub extern "C" fn robotstxt_usage_name(usage: robotstxt_usage) -> *const c_char 
 /// `robotstxt_rules_content_signal`. Immutable; free it with
 /// `robotstxt_content_signal_free`.
 pub struct robotstxt_content_signal {
-    signal: ContentSignal,
+    signal: Arc<ContentSignal>,
 }
 
 /// One Content-Signal key and its answer. Borrows from the handle.
@@ -444,8 +445,10 @@ pub unsafe extern "C" fn robotstxt_rules_content_signal(
         // SAFETY: per the contract above.
         let rules = unsafe { handle(rules, "rules")? };
         let out = Out::new(signal_out, "signal_out")?;
-        let handle = match rules.rules.content_signal() {
-            Some(signal) => into_handle(robotstxt_content_signal { signal }),
+        let handle = match rules.rules.content_signal_shared() {
+            Some(signal) => into_handle(robotstxt_content_signal {
+                signal: Arc::clone(signal),
+            }),
             None => std::ptr::null_mut(),
         };
         // SAFETY: writable per the contract.
@@ -628,7 +631,7 @@ pub unsafe extern "C" fn robotstxt_rules_other_record_count(
         let rules = unsafe { handle(rules, "rules")? };
         let out = Out::new(count_out, "count_out")?;
         // SAFETY: writable per the contract.
-        unsafe { out.put(rules.rules.other_records().count()) };
+        unsafe { out.put(rules.rules.other_records().len()) };
         Ok(())
     })
 }
@@ -648,8 +651,8 @@ pub unsafe extern "C" fn robotstxt_rules_other_record(
         // SAFETY: per the contract above.
         let rules = unsafe { handle(rules, "rules")? };
         let out = Out::new(record_out, "record_out")?;
-        let r = rules.rules.other_records().nth(index).ok_or_else(|| {
-            Failure::index("other record", index, rules.rules.other_records().count())
+        let r = rules.rules.other_record(index).ok_or_else(|| {
+            Failure::index("other record", index, rules.rules.other_records().len())
         })?;
         // SAFETY: writable per the contract.
         unsafe { out.put(other_record(r)) };

@@ -18,10 +18,9 @@
 //! tried one by one.
 
 use std::cmp::{Ordering, Reverse};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
-
+use crate::keys::Keys;
 use crate::pattern::Globs;
 use crate::prefetch;
 use crate::robots::Inner;
@@ -37,10 +36,11 @@ const NONE: u32 = u32::MAX;
 /// repeating recent URLs favours it from about 16 rules.)
 const FILTER_FROM: usize = 64;
 
-/// Key ids below this are de-duplicated per question in a stack bit set.
+/// Keys of one automaton at most: each search marks the keys it met in a
+/// stack bit set this wide.
 const SEEN_KEYS: usize = 2048;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Shape {
     /// A plain prefix: matches whenever the prefix does.
     Prefix,
@@ -86,7 +86,10 @@ struct Entry {
 /// segment (their key).
 #[derive(Clone, Debug)]
 struct Filter {
-    keys: AhoCorasick,
+    /// Automata over `SEEN_KEYS` keys at most: key ids `SEEN_KEYS * i..`
+    /// are automaton `i`'s, so that each search can tell every key it met
+    /// before, and no path tries one key's rules twice.
+    keys: Box<[Keys]>,
     /// Per key id, its rules in `rules`, best rank first.
     ranges: Box<[(u32, u32)]>,
     rules: Box<[Candidate]>,
@@ -154,6 +157,7 @@ impl PrefixIndex {
         // Ranks end in the rule id, so the order is total and an unstable
         // sort, which needs no scratch buffer, gives the same result.
         keyed.sort_unstable_by(|a, b| {
+            crate::work::add(1);
             a.0.bits()
                 .cmp(&b.0.bits())
                 .then_with(|| prefix(a.1, a.2).cmp(prefix(b.1, b.2)))
@@ -173,6 +177,7 @@ impl PrefixIndex {
             // Sorted order puts a prefix before what it begins: the chain of
             // entries beginning this one is a stack.
             while let Some(&top) = chain.last() {
+                crate::work::add(1);
                 let t = &entries[top as usize];
                 if prefix(start, len).starts_with(prefix(t.start, t.len)) {
                     break;
@@ -194,8 +199,14 @@ impl PrefixIndex {
         let all: Vec<Candidate> = keyed.into_iter().map(|k| k.3).collect();
         let mut candidates = Vec::with_capacity(all.len());
         let mut filters = Vec::new();
+        let mut seen = HashSet::new();
         for entry in &mut entries {
-            let own = &all[entry.first as usize..entry.end as usize];
+            let own = deciding(
+                inner,
+                &all[entry.first as usize..entry.end as usize],
+                &mut seen,
+            );
+            let own = &own[..];
             let first = candidates.len() as u32;
             match Filter::build(inner, entry.len as usize, own) {
                 Some((filter, direct)) => {
@@ -242,6 +253,7 @@ impl PrefixIndex {
         // parents: they begin it.
         let mut begins_path = false;
         while at != NONE {
+            crate::work::add(1);
             let entry = &self.entries[at as usize];
             begins_path = begins_path || entry.begins(inner.text(), path_key, path);
             if begins_path {
@@ -283,6 +295,7 @@ impl PrefixIndex {
         best: Option<&'a Candidate>,
     ) -> Option<&'a Candidate> {
         for candidate in candidates {
+            crate::work::add(1);
             if best.is_some_and(|b| candidate.rank() >= b.rank()) {
                 break;
             }
@@ -297,6 +310,41 @@ impl PrefixIndex {
         }
         best
     }
+}
+
+/// The candidates of one prefix (best rank first) that can decide: of
+/// those that match the same paths — every plain prefix rule, every `$`
+/// rule, wildcard rules with the same segments and anchor, however their
+/// `*`s are written — only the first is ever tried, so the rest are left
+/// out. Copies of one rule cost a hostile file nothing per check.
+fn deciding(
+    inner: &Inner,
+    own: &[Candidate],
+    seen: &mut HashSet<(Shape, Vec<u8>)>,
+) -> Vec<Candidate> {
+    seen.clear();
+    own.iter()
+        .filter(|c| {
+            crate::work::add(1);
+            let matching = match c.shape {
+                Shape::Wildcard(_) => {
+                    let pattern = inner.bytes(inner.rules()[c.rule as usize].pattern);
+                    let anchored = pattern.ends_with(b"$") && !pattern.ends_with(b"*$");
+                    let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
+                    let mut segments: Vec<u8> = Vec::with_capacity(body.len() + 1);
+                    for segment in body.split(|&b| b == b'*').skip(1).filter(|s| !s.is_empty()) {
+                        segments.extend_from_slice(segment);
+                        segments.push(b'*');
+                    }
+                    segments.push(u8::from(anchored));
+                    (Shape::Wildcard(0), segments)
+                }
+                shape => (shape, Vec::new()),
+            };
+            seen.insert(matching)
+        })
+        .copied()
+        .collect()
 }
 
 impl Entry {
@@ -361,6 +409,7 @@ impl Filter {
         let mut shared: HashMap<&[u8], u32> = HashMap::new();
         for c in wildcards() {
             for segment in segments_of(c) {
+                crate::work::add(1);
                 *shared.entry(segment).or_default() += 1;
             }
         }
@@ -389,22 +438,8 @@ impl Filter {
                 ranges.push((i as u32, i as u32 + 1));
             }
         }
-        // The compact kind, not the DFA the crate picks for up to 100 keys:
-        // rules not used lately meet far fewer cold cache lines in it (a
-        // DFA state is a row as wide as the alphabet), and the paths are
-        // short enough for its slower steps not to show. (Should it run
-        // out of state ids, the kind it is built from.)
-        let automaton = AhoCorasick::builder()
-            .kind(Some(AhoCorasickKind::ContiguousNFA))
-            .build(&keys)
-            .or_else(|_| {
-                AhoCorasick::builder()
-                    .kind(Some(AhoCorasickKind::NoncontiguousNFA))
-                    .build(&keys)
-            })
-            .ok()?;
         let filter = Filter {
-            keys: automaton,
+            keys: keys.chunks(SEEN_KEYS).map(Keys::new).collect(),
             ranges: ranges.into_boxed_slice(),
             rules: keyed.into_iter().map(|k| k.1).collect(),
         };
@@ -421,24 +456,23 @@ impl Filter {
         prefix_len: usize,
         mut best: Option<&'a Candidate>,
     ) -> Option<&'a Candidate> {
-        let mut seen = [0u64; SEEN_KEYS / 64];
-        for found in self.keys.find_overlapping_iter(&path[prefix_len..]) {
-            let key = found.pattern().as_usize();
-            if let Some(word) = seen.get_mut(key / 64) {
-                let bit = 1u64 << (key % 64);
+        for (i, keys) in self.keys.iter().enumerate() {
+            let mut seen = [0u64; SEEN_KEYS / 64];
+            keys.each(&path[prefix_len..], |key| {
+                let (word, bit) = (&mut seen[key / 64], 1u64 << (key % 64));
                 if *word & bit != 0 {
-                    continue;
+                    return;
                 }
                 *word |= bit;
-            }
-            let (first, end) = self.ranges[key];
-            best = index.first_match(
-                inner,
-                &self.rules[first as usize..end as usize],
-                prefix_len,
-                path,
-                best,
-            );
+                let (first, end) = self.ranges[i * SEEN_KEYS + key];
+                best = index.first_match(
+                    inner,
+                    &self.rules[first as usize..end as usize],
+                    prefix_len,
+                    path,
+                    best,
+                );
+            });
         }
         best
     }

@@ -2,6 +2,7 @@
 //! answer for a URL (behaviour §4–§5), allocation-free per check.
 
 pub mod index;
+pub mod keys;
 // One heap block for a parse's arrays, read back as typed slices.
 #[allow(unsafe_code)]
 pub mod packed;

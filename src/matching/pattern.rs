@@ -34,6 +34,7 @@ pub(crate) fn matches(pattern: &[u8], path: &[u8]) -> bool {
         if segment.is_empty() {
             continue;
         }
+        crate::work::add(1 + (path.len() - at) / 64);
         match scan::find(&path[at..], segment) {
             Some(found) => at += found + segment.len(),
             None => return false,
@@ -104,6 +105,7 @@ impl Globs {
         let mut at = prefix_len;
         for (i, &(start, len)) in segments.iter().enumerate() {
             let segment = &text[start as usize..(start + len) as usize];
+            crate::work::add(1 + (path.len() - at) / 64);
             if glob.anchored && i + 1 == segments.len() {
                 // The final segment must end the path, after what came before.
                 return path.len() - at >= segment.len() && path.ends_with(segment);

@@ -172,6 +172,7 @@ pub(crate) fn answer<'a, 'g>(
         let first = answer.statements.len();
         let mut longest = 0;
         for rule in &extras.usage {
+            crate::work::add(1);
             if groups.binary_search(&rule.group).is_err() || !pattern::matches(&rule.path, path) {
                 continue;
             }
@@ -192,6 +193,7 @@ pub(crate) fn answer<'a, 'g>(
     let mut positions = Positions::default();
     for statement in &answer.statements {
         for (label, usage) in statement.labels {
+            crate::work::add(1);
             let entry = match positions.find(&answer.labels, label) {
                 Some(i) => &mut answer.labels[i],
                 // Other labels are listed when some statement gives y or n.
@@ -246,16 +248,17 @@ pub(crate) fn content_signal(
         signals: SIGNALS.map(|k| (k.to_owned(), None)).to_vec(),
         lines: Vec::new(),
     };
+    // Where each key sits in the answer: a file may set tens of thousands.
+    let mut positions: HashMap<&str, usize> =
+        SIGNALS.iter().enumerate().map(|(i, k)| (*k, i)).collect();
     for line in extras.signals.iter().filter(|l| selects(l.group)) {
         answer.lines.push(line.line);
         for (key, yes) in &line.members {
-            let i = match answer.signals.iter().position(|(k, _)| k == key) {
-                Some(i) => i,
-                None => {
-                    answer.signals.push((key.clone(), None));
-                    answer.signals.len() - 1
-                }
-            };
+            crate::work::add(1);
+            let i = *positions.entry(key).or_insert_with(|| {
+                answer.signals.push((key.clone(), None));
+                answer.signals.len() - 1
+            });
             let slot = &mut answer.signals[i].1;
             *slot = Some(slot.unwrap_or(true) && *yes);
         }

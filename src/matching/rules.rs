@@ -1,12 +1,13 @@
 //! `Rules`: the compiled matcher for one crawler (§2.2.2): longest match
 //! wins, allow wins ties, and no allocation per question.
 
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use crate::access::Cause;
 use crate::preferences::{self, ContentSignal, Preferences};
 use crate::rate::RequestRate;
-use crate::robots::{slowest, Inner};
+use crate::robots::{slowest, Group, Inner};
 use crate::selection::Selection;
 use crate::usage::OtherRecord;
 use crate::{percent, url, Profile};
@@ -107,6 +108,10 @@ pub struct Rules {
     retry_at: Option<u64>,
     /// How a check runs, settled once here rather than at every check.
     check: Check,
+    /// `content_signal()`, once asked.
+    content_signal: OnceLock<Option<Arc<ContentSignal>>>,
+    /// The indices of the other records these rules select, once asked.
+    other_records: OnceLock<Box<[u32]>>,
 }
 
 /// Which copy of the check a question takes.
@@ -144,6 +149,8 @@ impl Rules {
             blanket: None,
             cause: Cause::Caller,
             retry_at: None,
+            content_signal: OnceLock::new(),
+            other_records: OnceLock::new(),
         }
     }
 
@@ -185,6 +192,8 @@ impl Rules {
             cause: blanket.cause,
             retry_at: None,
             check: Check::new(profile, blanket.allowed),
+            content_signal: OnceLock::new(),
+            other_records: OnceLock::new(),
         }
     }
 
@@ -399,19 +408,52 @@ impl Rules {
     /// The `content-signal` of the selected groups (behaviour §10.5), per
     /// key: any `no` wins, then any `yes`; `None` when they hold no
     /// `content-signal` line. Independent of URLs and of what is allowed.
-    pub fn content_signal(&self) -> Option<ContentSignal> {
-        let extras = self.inner.extras()?;
-        preferences::content_signal(extras, |g| self.selects(g))
+    ///
+    /// Combined on the first call and kept with these rules: later calls
+    /// cost nothing.
+    pub fn content_signal(&self) -> Option<&ContentSignal> {
+        self.content_signal_shared().map(|s| &**s)
+    }
+
+    /// [`Rules::content_signal`] as a handle that outlives these rules.
+    pub(crate) fn content_signal_shared(&self) -> Option<&Arc<ContentSignal>> {
+        self.content_signal
+            .get_or_init(|| {
+                let extras = self.inner.extras()?;
+                preferences::content_signal(extras, |g| self.selects(g)).map(Arc::new)
+            })
+            .as_ref()
     }
 
     /// The records of [`Robots::other_records`] in the selected groups, and
     /// those before the first group (behaviour §10.7).
     ///
     /// [`Robots::other_records`]: crate::Robots::other_records
-    pub fn other_records(&self) -> impl Iterator<Item = OtherRecord<'_>> + '_ {
-        (0..self.inner.other_count())
-            .filter_map(|i| self.inner.other(i))
-            .filter(|r| r.group.is_none_or(|g| self.selects(g)))
+    pub fn other_records(&self) -> impl ExactSizeIterator<Item = OtherRecord<'_>> + '_ {
+        self.other_record_ids()
+            .iter()
+            .map(|&i| self.inner.other(i as usize).expect("in range"))
+    }
+
+    /// The `index`-th of [`Rules::other_records`] (from 0); O(1) once the
+    /// first call has listed them.
+    pub fn other_record(&self, index: usize) -> Option<OtherRecord<'_>> {
+        let id = *self.other_record_ids().get(index)?;
+        self.inner.other(id as usize)
+    }
+
+    /// Which of the file's other records these rules select, listed once.
+    fn other_record_ids(&self) -> &[u32] {
+        self.other_records.get_or_init(|| {
+            (0..self.inner.other_count())
+                .filter(|&i| {
+                    crate::work::add(1);
+                    let record = self.inner.other(i).expect("in range");
+                    record.group.is_none_or(|g| self.selects(g))
+                })
+                .map(|i| i as u32)
+                .collect()
+        })
     }
 
     fn selects(&self, group: u32) -> bool {
@@ -500,7 +542,10 @@ fn rewrite<const RFC: bool>(parts: url::PathParts<'_>, buf: &mut [u8]) -> Option
 
 /// §2.2.1: every group naming any of `tokens`, else every `*` group.
 fn select(inner: &Inner, tokens: &[&[u8]]) -> Selection {
-    let named = |g: &_| tokens.iter().any(|t| inner.names(g, t));
+    let named = |g: &Group| {
+        crate::work::add(tokens.len() * g.agents.len());
+        tokens.iter().any(|t| inner.names(g, t))
+    };
     let any_named = inner.groups().iter().any(named);
     let chosen = inner.groups().iter().enumerate().filter(|(_, g)| {
         if any_named {

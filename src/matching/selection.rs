@@ -11,7 +11,7 @@
 //! asks few never pays for it.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::index::PrefixIndex;
@@ -32,6 +32,42 @@ const SCAN_BUDGET: u32 = 4;
 /// the index at once.
 const SCAN_PATH_UNIT: usize = 256;
 
+/// The most one scan may cost, in rule steps (one rule of up to
+/// `SCAN_PATH_UNIT` bytes tried over as many bytes of path): some hundred
+/// microseconds. A larger selection, or wildcards over a long path, go to
+/// the index at once: a check never costs the whole of a hostile file.
+const SCAN_WORK: usize = 1 << 15;
+
+/// The indexes of one file's selections, by their groups: the first
+/// `SHARED_INDEXES` selections made of a file share theirs with every later
+/// selection of the same groups. (A crawler reads its own few groups; a
+/// file selected for many different crawlers builds the rest per `Rules`.)
+#[derive(Debug, Default)]
+pub(crate) struct Indexes {
+    known: Mutex<Vec<(Box<[u32]>, SharedIndex)>>,
+}
+
+/// One selection's index, built once by whichever holder needs it first.
+type SharedIndex = Arc<OnceLock<PrefixIndex>>;
+
+const SHARED_INDEXES: usize = 8;
+
+impl Indexes {
+    fn of(&self, groups: &[u32]) -> SharedIndex {
+        // A poisoned lock holds no broken state: the list is only pushed to.
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, index)) = known.iter().find(|(g, _)| g[..] == *groups) {
+            crate::work::add(groups.len());
+            return Arc::clone(index);
+        }
+        let index = Arc::new(OnceLock::new());
+        if known.len() < SHARED_INDEXES {
+            known.push((groups.into(), Arc::clone(&index)));
+        }
+        index
+    }
+}
+
 /// The rules of the merged groups, and their index once built.
 #[derive(Debug)]
 pub(crate) struct Selection {
@@ -43,7 +79,9 @@ pub(crate) struct Selection {
     len: u32,
     pub crawl_delay: Option<Duration>,
     pub request_rate: Option<RequestRate>,
-    index: OnceLock<PrefixIndex>,
+    /// Shared with every selection of the same groups from the same file
+    /// (`Indexes`), so that a crawler selecting per URL builds it once.
+    index: SharedIndex,
     /// Scan checks spent so far, in units of one ordinary check.
     scanned: AtomicU32,
 }
@@ -55,7 +93,7 @@ impl Clone for Selection {
             len: self.len,
             crawl_delay: self.crawl_delay,
             request_rate: self.request_rate,
-            index: self.index.clone(),
+            index: Arc::clone(&self.index),
             scanned: AtomicU32::new(self.scanned.load(Ordering::Relaxed)),
         }
     }
@@ -72,12 +110,13 @@ impl Selection {
             .iter()
             .map(|&g| inner.groups()[g as usize].rules.len() as u32)
             .sum();
+        let index = inner.indexes.of(&groups);
         Selection {
             groups: groups.into_boxed_slice(),
             len,
             crawl_delay,
             request_rate,
-            index: OnceLock::new(),
+            index,
             scanned: AtomicU32::new(0),
         }
     }
@@ -103,10 +142,12 @@ impl Selection {
         // Relaxed: the count only decides when to build; `OnceLock` makes
         // the build happen once, whichever thread gets there.
         let before = self.scanned.fetch_add(units, Ordering::Relaxed);
-        if before.saturating_add(units) > SCAN_BUDGET {
-            return self.index(inner).best(inner, path);
+        if before.saturating_add(units) <= SCAN_BUDGET {
+            if let Some(best) = self.scan(inner, path) {
+                return best;
+            }
         }
-        self.scan(inner, path)
+        self.index(inner).best(inner, path)
     }
 
     /// The index, built now if it is not yet.
@@ -127,8 +168,13 @@ impl Selection {
     }
 
     /// The longest matching rule, allow winning ties, then the earliest:
-    /// the index's order (§2.2.2), found by trying every rule.
-    fn scan(&self, inner: &Inner, path: &[u8]) -> Option<(u32, bool)> {
+    /// the index's order (§2.2.2), found by trying every rule; `None` when
+    /// that would cost more than `SCAN_WORK` (the index then answers).
+    fn scan(&self, inner: &Inner, path: &[u8]) -> Option<Option<(u32, bool)>> {
+        // What trying one rule may cost, in rule steps: a wildcard
+        // pattern searches the path for each of its segments.
+        let glob_work = 1 + path.len() / SCAN_PATH_UNIT;
+        let mut work = 0;
         let (rules, text) = (inner.rules(), inner.text());
         let path_head = head(path);
         // (pattern length, allows, rule id) of the best match so far.
@@ -146,11 +192,16 @@ impl Selection {
             }
             let start = rule.pattern.start as usize;
             let pattern = &text[start..start + len as usize];
+            work += glob_work * (1 + len as usize / SCAN_PATH_UNIT);
+            if work > SCAN_WORK {
+                return None;
+            }
             if matches(text, start, pattern, path, path_head) {
                 best = Some((len, allow, id));
             }
         }
-        best.map(|(_, allow, id)| (id, allow))
+        crate::work::add(work);
+        Some(best.map(|(_, allow, id)| (id, allow)))
     }
 }
 
@@ -220,9 +271,54 @@ mod tests {
         }
         assert!(rules.can_fetch("/a/b.css"));
         assert!(built(&rules));
-        // A copy keeps it; a new selection starts again.
+        // A copy keeps it, and so does a new selection of the same groups
+        // from the same file; another file's starts again.
         assert!(built(&rules.clone()));
-        assert!(!built(&robots.rules_for("ExampleBot").unwrap()));
+        assert!(built(&robots.rules_for("OtherBot").unwrap()));
+        let again = Robots::parse(b"User-agent: *\nDisallow: /a\nAllow: /a/*.css$\n");
+        assert!(!built(&again.rules_for("ExampleBot").unwrap()));
+    }
+
+    /// Past `SHARED_INDEXES` different selections of one file, each builds
+    /// its own: the file keeps no more.
+    #[test]
+    fn a_file_shares_a_bounded_number_of_indexes() {
+        let mut body = String::new();
+        for i in 0..super::SHARED_INDEXES + 2 {
+            body.push_str(&format!(
+                "User-agent: bot{}\nDisallow: /{i}\n",
+                "x".repeat(i + 1)
+            ));
+        }
+        let robots = Robots::parse(body.as_bytes());
+        for i in 0..super::SHARED_INDEXES + 2 {
+            let token = format!("bot{}", "x".repeat(i + 1));
+            robots.rules_for(&token).unwrap().compile();
+            let shared = built(&robots.rules_for(&token).unwrap());
+            assert_eq!(shared, i < super::SHARED_INDEXES, "selection {i}");
+        }
+    }
+
+    /// A scan that would cost more than `SCAN_WORK` leaves the answer to
+    /// the index, built at once, and answers the same.
+    #[test]
+    fn a_costly_scan_builds_the_index_instead() {
+        let mut body = String::from("User-agent: *\nAllow: /*a*z\n");
+        // Those shorter than the allow rule cost nothing: it is found first.
+        for i in 0..super::SCAN_WORK + 1000 {
+            body.push_str(&format!("Disallow: /*b*{i}\n"));
+        }
+        let robots = Robots::parse_with(
+            body.as_bytes(),
+            &crate::Options::default().with_parse_limit(1 << 24).unwrap(),
+        );
+        let rules = robots.rules_for("ExampleBot").unwrap();
+        assert!(rules.can_fetch("/xaz"));
+        assert!(built(&rules));
+        let small = Robots::parse(b"User-agent: *\nAllow: /*a*z\nDisallow: /*b*1\n");
+        let rules = small.rules_for("ExampleBot").unwrap();
+        assert!(rules.can_fetch("/xaz"));
+        assert!(!built(&rules));
     }
 
     /// A long path costs one scan per `SCAN_PATH_UNIT` bytes: long enough,

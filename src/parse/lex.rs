@@ -199,6 +199,7 @@ impl<'a> Iterator for Lines<'a> {
         let too_long = line.len() > self.cap;
         let kept = line.len().min(self.cap);
         let content = &line[..cut.min(kept)];
+        crate::work::add(1 + line.len() / 64);
         Some(RawLine {
             number: self.number,
             content,

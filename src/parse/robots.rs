@@ -12,6 +12,7 @@ use crate::lex::{Lines, RawLine};
 use crate::packed::Packed;
 use crate::rate::{self, RequestRate};
 use crate::record::{self, LineKind};
+use crate::selection::Indexes;
 use crate::usage::{self, Extras, OtherRecord, OtherSpan};
 use crate::{percent, Diagnostic, Error, Options, Profile, Rules};
 
@@ -95,6 +96,8 @@ pub(crate) struct Inner {
     /// Usage preferences and other records (behaviour §10), when the file
     /// has any.
     extras: Option<Arc<Extras>>,
+    /// The rule indexes its selections share.
+    pub indexes: Arc<Indexes>,
 }
 
 impl Inner {
@@ -607,6 +610,7 @@ impl Builder {
             profile: self.profile,
             host: self.host,
             extras,
+            indexes: Arc::default(),
             arrays: Packed::new(
                 &filled.groups,
                 &filled.rules,

@@ -99,6 +99,7 @@ impl Statement {
     /// Vocabulary §6.5: an RFC 9651 Dictionary; a repeated key keeps its
     /// last member (the parser's map does so).
     pub fn parse(text: &[u8]) -> Result<Statement, StatementError> {
+        crate::work::add(1 + text.len() / 16);
         let dictionary: Dictionary = Parser::new(text)
             .parse()
             .map_err(|_| StatementError::Syntax)?;

@@ -415,6 +415,7 @@ impl Rules {
         Ok(self
             .core(env)?
             .content_signal()
+            .cloned()
             .map(ContentSignal::from_core))
     }
 

@@ -416,8 +416,9 @@ impl Rules {
     /// None when they hold no content-signal line. Independent of URLs and
     /// of what is allowed.
     fn content_signal(&self, py: Python<'_>) -> PyResult<Option<ContentSignal>> {
-        self.inner
-            .with(py, |r| r.content_signal().map(ContentSignal::from_core))
+        self.inner.with(py, |r| {
+            r.content_signal().cloned().map(ContentSignal::from_core)
+        })
     }
 
     /// The records the library does not read (see Robots.other_records)
