@@ -117,15 +117,8 @@ pub fn families() -> Vec<Family> {
             name: "signal-keys",
             attacks: "content_signal: distinct Content-Signal keys",
             body: |size| {
-                let mut i = 0;
-                repeat(size, "User-agent: *\n", |_| {
-                    let members: Vec<String> = (0..64)
-                        .map(|_| {
-                            i += 1;
-                            format!("k{i}={}", if i % 3 == 0 { "no" } else { "yes" })
-                        })
-                        .collect();
-                    format!("Content-Signal: {}\n", members.join(", "))
+                repeat(size, "User-agent: *\n", |line| {
+                    format!("Content-Signal: {}\n", members(line, "k", ["no", "yes"]))
                 })
             },
             token: TOKEN,
@@ -135,15 +128,8 @@ pub fn families() -> Vec<Family> {
             name: "usage-labels",
             attacks: "preferences: distinct Content-Usage labels",
             body: |size| {
-                let mut i = 0;
-                repeat(size, "User-agent: *\n", |_| {
-                    let members: Vec<String> = (0..64)
-                        .map(|_| {
-                            i += 1;
-                            format!("l{i}={}", if i % 3 == 0 { "n" } else { "y" })
-                        })
-                        .collect();
-                    format!("Content-Usage: / {}\n", members.join(", "))
+                repeat(size, "User-agent: *\n", |line| {
+                    format!("Content-Usage: / {}\n", members(line, "l", ["n", "y"]))
                 })
             },
             token: TOKEN,
@@ -208,6 +194,15 @@ pub fn families() -> Vec<Family> {
             url: |len| fill_url("/", "s", len),
         },
     ]
+}
+
+/// Line `line`'s 64 members `{key}N=…`, N distinct across lines; every
+/// third `values[0]`, the rest `values[1]`.
+fn members(line: usize, key: &str, values: [&str; 2]) -> String {
+    let members: Vec<String> = (64 * line + 1..=64 * line + 64)
+        .map(|i| format!("{key}{i}={}", values[usize::from(i % 3 != 0)]))
+        .collect();
+    members.join(", ")
 }
 
 /// The family called `name`.

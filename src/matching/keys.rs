@@ -91,17 +91,7 @@ impl Keys {
             };
             for e in first..end {
                 let (b, child) = keys.edges[e];
-                let mut fail = keys.states[parent as usize].fail;
-                let target = loop {
-                    crate::work::add(1);
-                    if let Some(next) = keys.step(fail, b) {
-                        break next;
-                    }
-                    if fail == ROOT {
-                        break ROOT;
-                    }
-                    fail = keys.states[fail as usize].fail;
-                };
+                let target = keys.next(keys.states[parent as usize].fail, b);
                 let f = &keys.states[target as usize];
                 let output = if f.key != NONE { target } else { f.output };
                 let c = &mut keys.states[child as usize];
@@ -134,6 +124,22 @@ impl Keys {
         }
     }
 
+    /// Where the automaton goes from `state` on `b`: its transition, else
+    /// its fail link's, down to the root.
+    #[inline(always)]
+    fn next(&self, mut state: u32, b: u8) -> u32 {
+        loop {
+            if let Some(next) = self.step(state, b) {
+                return next;
+            }
+            if state == ROOT {
+                return ROOT;
+            }
+            crate::work::add(1);
+            state = self.states[state as usize].fail;
+        }
+    }
+
     /// Calls `found` with the id of every key occurrence in `hay`, in the
     /// order they end (a key may be reported more than once).
     #[inline]
@@ -141,15 +147,7 @@ impl Keys {
         let mut at = ROOT;
         crate::work::add(hay.len());
         for &b in hay {
-            at = loop {
-                if let Some(next) = self.step(at, b) {
-                    break next;
-                }
-                if at == ROOT {
-                    break ROOT;
-                }
-                at = self.states[at as usize].fail;
-            };
+            at = self.next(at, b);
             let state = &self.states[at as usize];
             let mut report = if state.key != NONE { at } else { state.output };
             while report != NONE {
