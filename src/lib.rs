@@ -57,6 +57,7 @@ mod work;
 use crawl::{cache, freshness, origin, pace, pacer, scripts, stored, user_agent};
 use matching::{
     index, keys, packed, pattern, percent, preferences, prefetch, rules, selection, url,
+    usage_index,
 };
 use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan, usage};
 
@@ -71,7 +72,7 @@ pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use origin::robots_origin;
 pub use pace::{delay_ms, HostPace, Slot, MAX_FACTOR, MAX_RETRY_AFTER_MS};
 pub use pacer::{pacer_host, Confirm, Pacer, PacerOptions, Ticket};
-pub use preferences::{ContentSignal, LabelPreference, Preferences, UsageStatement};
+pub use preferences::{ContentSignal, LabelPreference, Lines, Preferences, UsageStatement};
 pub use rate::{RequestRate, MAX_DELAY};
 pub use record::LineKind;
 pub use robots::Robots;

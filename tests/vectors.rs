@@ -173,8 +173,8 @@ fn labels_json(labels: &[robotstxt::LabelPreference]) -> Value {
     let map: Map<String, Value> = labels
         .iter()
         .map(|p| {
-            let entry = serde_json::json!({"value": p.value.name(), "lines": p.lines});
-            (p.label.clone(), entry)
+            let entry = serde_json::json!({"value": p.value.name(), "lines": &p.lines[..]});
+            (p.label.to_string(), entry)
         })
         .collect();
     Value::Object(map)

@@ -36,7 +36,7 @@ fn usage_code(usage: Usage) -> robotstxt_usage {
 pub struct robotstxt_preferences {
     decision_pattern: String,
     decision: robotstxt_decision,
-    labels: Vec<LabelPreference>,
+    labels: Vec<LabelPreference<'static>>,
     statements: Vec<(u32, Vec<u8>, Vec<Member>)>,
     /// Kept to combine with an HTTP field.
     crawlable: bool,
@@ -47,7 +47,7 @@ impl robotstxt_preferences {
         robotstxt_preferences {
             decision_pattern: p.decision.pattern.to_owned(),
             decision: decision_of(&p.decision),
-            labels: p.labels.clone(),
+            labels: p.labels.iter().map(|l| l.clone().into_owned()).collect(),
             statements: p
                 .statements
                 .iter()

@@ -13,3 +13,4 @@ pub mod prefetch;
 pub mod rules;
 pub mod selection;
 pub mod url;
+pub mod usage_index;

@@ -3,29 +3,87 @@
 //! the `content-signal` of its groups; and an HTTP `Content-Usage` field
 //! combined with either.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Deref;
 
-use crate::pattern;
+use smallvec::SmallVec;
+
 use crate::rules::Decision;
 use crate::usage::{Extras, Member, Statement, StatementError, Usage};
+use crate::usage_index::UsageRules;
 
 /// Labels every answer holds, stated or not (vocabulary §4.1, §4.2).
 const ALWAYS: [&str; 2] = ["train-ai", "search"];
+
+/// A label no earlier statement of an answer placed.
+const NOT_PLACED: u32 = u32::MAX;
 
 /// Content-Signal keys every answer holds, set or not.
 const SIGNALS: [&str; 3] = ["search", "ai-input", "ai-train"];
 
 /// One label's answer and the lines that supplied it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct LabelPreference {
-    /// The label (`train-ai`, `search`, or any other a statement gives).
-    pub label: String,
+pub struct LabelPreference<'a> {
+    /// The label (`train-ai`, `search`, or any other a statement gives),
+    /// borrowed from the rules unless an HTTP field brought it.
+    pub label: Cow<'a, str>,
     /// `y`, `n`, or unknown.
     pub value: Usage,
     /// The lines whose statements gave this value (for unknown: those that
     /// named the label with another value); empty when none did. A value
     /// from an HTTP field adds no line.
-    pub lines: Vec<u32>,
+    pub lines: Lines,
+}
+
+impl LabelPreference<'_> {
+    /// This answer, owning its label.
+    pub fn into_owned(self) -> LabelPreference<'static> {
+        LabelPreference {
+            label: Cow::Owned(self.label.into_owned()),
+            value: self.value,
+            lines: self.lines,
+        }
+    }
+}
+
+/// Line numbers, read as a slice. Up to two are held without a heap
+/// block: nearly every label has one line, and a statement may give tens
+/// of thousands of labels.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Lines(SmallVec<[u32; 2]>);
+
+impl Lines {
+    fn push(&mut self, line: u32) {
+        self.0.push(line);
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+impl Deref for Lines {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'l> IntoIterator for &'l Lines {
+    type Item = &'l u32;
+    type IntoIter = std::slice::Iter<'l, u32>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
 }
 
 /// A `content-usage` rule that applied: its line, path and raw members.
@@ -39,6 +97,8 @@ pub struct UsageStatement<'a> {
     pub members: &'a [Member],
     /// What each label states, after repeats.
     labels: &'a [(String, Usage)],
+    /// Each label's number (`LabelIds`).
+    label_ids: &'a [u32],
 }
 
 /// The usage preferences for one URL, from [`Rules::preferences`].
@@ -53,7 +113,7 @@ pub struct Preferences<'a> {
     pub decision: Decision<'a>,
     /// `train-ai` and `search` always, then every other label a kept
     /// statement gives `y` or `n`, in the order first met.
-    pub labels: Vec<LabelPreference>,
+    pub labels: Vec<LabelPreference<'a>>,
     /// The rules that applied: those of the greatest length among the
     /// matching ones, in file order.
     pub statements: Vec<UsageStatement<'a>>,
@@ -90,9 +150,9 @@ impl<'a> Preferences<'a> {
         if !self.crawlable {
             return Ok(combined);
         }
-        let mut positions = Positions::default();
+        let mut positions = Positions::new(self.labels.iter().map(|p| &*p.label).collect());
         for (label, usage) in &statement.labels {
-            match positions.find(&combined.labels, label) {
+            match positions.find(label) {
                 Some(i) => {
                     let p = &mut combined.labels[i];
                     let value = p.value.combine(*usage);
@@ -104,11 +164,11 @@ impl<'a> Preferences<'a> {
                 }
                 None if *usage != Usage::Unknown => {
                     combined.labels.push(LabelPreference {
-                        label: label.clone(),
+                        label: Cow::Owned(label.clone()),
                         value: *usage,
-                        lines: Vec::new(),
+                        lines: Lines::default(),
                     });
-                    positions.pushed(&combined.labels);
+                    positions.pushed(label);
                 }
                 None => {}
             }
@@ -117,93 +177,106 @@ impl<'a> Preferences<'a> {
     }
 }
 
-/// Where each label sits in an answer's list: a linear search while the
-/// list is short, as it nearly always is, and a hash map once it is not
-/// (a statement may hold thousands of members; the answer stays linear).
-#[derive(Default)]
-struct Positions {
-    map: Option<HashMap<String, usize>>,
+/// Where each label sits in an answer's list, by names borrowed from where
+/// the labels came from: a linear search while the list is short, as it
+/// nearly always is, and a hash map once it is not (a statement may hold
+/// thousands of members; the answer stays linear).
+struct Positions<'k> {
+    names: Vec<&'k str>,
+    map: Option<HashMap<&'k str, usize>>,
 }
 
-impl Positions {
+impl<'k> Positions<'k> {
     const LINEAR: usize = 32;
 
-    fn find(&mut self, labels: &[LabelPreference], label: &str) -> Option<usize> {
-        if labels.len() <= Positions::LINEAR {
-            return labels.iter().position(|p| p.label == label);
+    fn new(names: Vec<&'k str>) -> Positions<'k> {
+        Positions { names, map: None }
+    }
+
+    fn find(&mut self, label: &str) -> Option<usize> {
+        if self.names.len() <= Positions::LINEAR {
+            return self.names.iter().position(|n| *n == label);
         }
-        let map = self.map.get_or_insert_with(|| {
-            labels
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.label.clone(), i))
-                .collect()
-        });
+        let names = &self.names;
+        let map = self
+            .map
+            .get_or_insert_with(|| names.iter().enumerate().map(|(i, n)| (*n, i)).collect());
         map.get(label).copied()
     }
 
-    /// Records the label just pushed onto `labels`.
-    fn pushed(&mut self, labels: &[LabelPreference]) {
-        if let (Some(map), Some(last)) = (&mut self.map, labels.last()) {
-            map.insert(last.label.clone(), labels.len() - 1);
+    /// Records the label just pushed onto the answer's list.
+    fn pushed(&mut self, label: &'k str) {
+        if let Some(map) = &mut self.map {
+            map.insert(label, self.names.len());
         }
+        self.names.push(label);
     }
 }
 
-fn unstated(label: &str) -> LabelPreference {
+fn unstated(label: &str) -> LabelPreference<'_> {
     LabelPreference {
-        label: label.to_owned(),
+        label: Cow::Borrowed(label),
         value: Usage::Unknown,
-        lines: Vec::new(),
+        lines: Lines::default(),
     }
 }
 
-/// Behaviour §10.3: per selection (`parts`, the groups of each), the
+/// Behaviour §10.3: per selection (the index of each's rules), the
 /// selected rules whose path matches `path`, the longest kept; then per
 /// label, vocabulary §5.1 over every kept statement.
-pub(crate) fn answer<'a, 'g>(
+pub(crate) fn answer<'a>(
     decision: Decision<'a>,
     extras: &'a Extras,
-    parts: impl Iterator<Item = &'g [u32]>,
+    usage: &'a UsageRules,
     path: &[u8],
 ) -> Preferences<'a> {
     let mut answer = Preferences::nothing(decision);
-    for groups in parts {
+    for index in usage.parts.iter() {
         let first = answer.statements.len();
-        let mut longest = 0;
-        for rule in &extras.usage {
-            crate::work::add(1);
-            if groups.binary_search(&rule.group).is_err() || !pattern::matches(&rule.path, path) {
-                continue;
-            }
-            if rule.path.len() > longest {
-                longest = rule.path.len();
-                answer.statements.truncate(first);
-            }
-            if rule.path.len() == longest {
-                answer.statements.push(UsageStatement {
-                    line: rule.line,
-                    path: &rule.path,
-                    members: &rule.statement.members,
-                    labels: &rule.statement.labels,
-                });
-            }
-        }
+        index.longest(&extras.usage, path, |id| {
+            let rule = &extras.usage[id as usize];
+            answer.statements.push(UsageStatement {
+                line: rule.line,
+                path: &rule.path,
+                members: &rule.statement.members,
+                labels: &rule.statement.labels,
+                label_ids: usage.labels.of(id),
+            });
+        });
+        // File order: paths of one length come one after another.
+        answer.statements[first..].sort_unstable_by_key(|s| s.line);
     }
-    let mut positions = Positions::default();
+    // Per label id, its place in the answer. One statement needs none: it
+    // names each label once (repeats collapse).
+    let several = answer.statements.len() > 1;
+    let mut places = match several {
+        true => vec![NOT_PLACED; usage.labels.count()],
+        false => Vec::new(),
+    };
     for statement in &answer.statements {
-        for (label, usage) in statement.labels {
+        for ((label, usage), &id) in statement.labels.iter().zip(statement.label_ids) {
             crate::work::add(1);
-            let entry = match positions.find(&answer.labels, label) {
-                Some(i) => &mut answer.labels[i],
+            let place = match several {
+                true => places[id as usize],
+                false => NOT_PLACED,
+            };
+            let at = match place {
+                NOT_PLACED => ALWAYS.iter().position(|a| a == label),
+                place => Some(place as usize),
+            };
+            let i = match at {
+                Some(i) => i,
                 // Other labels are listed when some statement gives y or n.
                 None if *usage == Usage::Unknown => continue,
                 None => {
                     answer.labels.push(unstated(label));
-                    positions.pushed(&answer.labels);
-                    answer.labels.last_mut().expect("just pushed")
+                    answer.labels.len() - 1
                 }
             };
+            if several {
+                places[id as usize] = i as u32;
+            }
+            let entry = &mut answer.labels[i];
             let value = entry.value.combine(*usage);
             if value != entry.value {
                 entry.lines.clear();

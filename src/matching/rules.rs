@@ -9,7 +9,8 @@ use crate::preferences::{self, ContentSignal, Preferences};
 use crate::rate::RequestRate;
 use crate::robots::{slowest, Group, Inner};
 use crate::selection::Selection;
-use crate::usage::OtherRecord;
+use crate::usage::{Extras, OtherRecord};
+use crate::usage_index::UsageRules;
 use crate::{percent, url, Profile};
 
 /// Whether the deciding rule allowed or disallowed, or that none matched.
@@ -112,6 +113,8 @@ pub struct Rules {
     content_signal: OnceLock<Option<Arc<ContentSignal>>>,
     /// The indices of the other records these rules select, once asked.
     other_records: OnceLock<Box<[u32]>>,
+    /// The `content-usage` rules of each selection, once asked.
+    usage: OnceLock<UsageRules>,
 }
 
 /// Which copy of the check a question takes.
@@ -151,6 +154,7 @@ impl Rules {
             retry_at: None,
             content_signal: OnceLock::new(),
             other_records: OnceLock::new(),
+            usage: OnceLock::new(),
         }
     }
 
@@ -194,6 +198,7 @@ impl Rules {
             check: Check::new(profile, blanket.allowed),
             content_signal: OnceLock::new(),
             other_records: OnceLock::new(),
+            usage: OnceLock::new(),
         }
     }
 
@@ -323,8 +328,9 @@ impl Rules {
     /// rules, which costs far less than the index when a copy of
     /// robots.txt gets a handful of questions before it expires; the index
     /// answers a large file's later ones faster. Call this to have every
-    /// check take the index from the first, and none of them allocate.
-    /// Changes no answer.
+    /// check take the index from the first, and none of them allocate;
+    /// the index of the `content-usage` rules, which the first
+    /// [`Rules::preferences`] would build, is built too. Changes no answer.
     ///
     /// ```
     /// let robots = robotstxt::Robots::parse(b"User-agent: *\nDisallow: /a\n");
@@ -337,6 +343,16 @@ impl Rules {
         for part in self.parts.iter() {
             part.index(&self.inner);
         }
+        if let Some(extras) = self.inner.extras() {
+            self.usage_index(extras);
+        }
+    }
+
+    /// The index of each selection's `content-usage` rules, built once.
+    fn usage_index(&self, extras: &Extras) -> &UsageRules {
+        self.usage.get_or_init(|| {
+            UsageRules::build(&extras.usage, self.parts.iter().map(|p| &p.groups[..]))
+        })
     }
 
     #[cfg(test)]
@@ -376,7 +392,8 @@ impl Rules {
     /// of the selected groups' `content-usage` rules whose path matches,
     /// those of the greatest length, combined per label (any `n` wins,
     /// then any `y`). A URL these rules disallow gets none
-    /// (`crawlable: false`). Allocates the answer only.
+    /// (`crawlable: false`). Allocates the answer, and for an answer that
+    /// combines several statements, one table of the file's labels.
     ///
     /// ```
     /// use robotstxt::{Robots, Usage};
@@ -394,7 +411,7 @@ impl Rules {
         let Some(extras) = extras else {
             return Preferences::nothing(decision);
         };
-        let parts = self.parts.iter().map(|p| &p.groups[..]);
+        let parts = self.usage_index(extras);
         match self.inner.profile {
             Profile::Rfc9309 => with_path::<true, _>(url, |path| {
                 preferences::answer(decision, extras, parts, path)

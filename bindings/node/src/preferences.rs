@@ -95,9 +95,9 @@ impl Preferences {
                     .map(|l| {
                         let value = LabelPreference {
                             value: UsageValue::from_core(l.value),
-                            lines: l.lines.clone(),
+                            lines: l.lines.to_vec(),
                         };
-                        (l.label.clone(), value)
+                        (l.label.to_string(), value)
                     })
                     .collect(),
             ),

@@ -52,10 +52,10 @@ pub struct LabelPreference {
 }
 
 impl LabelPreference {
-    fn from_core(p: &robotstxt::LabelPreference) -> LabelPreference {
+    fn from_core(p: &robotstxt::LabelPreference<'_>) -> LabelPreference {
         LabelPreference {
             value: p.value.name(),
-            lines: p.lines.clone(),
+            lines: p.lines.to_vec(),
         }
     }
 }
@@ -190,7 +190,7 @@ impl Preferences {
             labels: p
                 .labels
                 .iter()
-                .map(|l| (l.label.clone(), LabelPreference::from_core(l)))
+                .map(|l| (l.label.to_string(), LabelPreference::from_core(l)))
                 .collect(),
             statements: p.statements.iter().map(UsageStatement::from_core).collect(),
         })
