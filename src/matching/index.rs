@@ -17,8 +17,10 @@
 //! one pass over the path, the few rules that can match at all; fewer are
 //! tried one by one.
 
+use std::borrow::Cow;
 use std::cmp::{Ordering, Reverse};
-use std::collections::{HashMap, HashSet};
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use crate::keys::Keys;
 use crate::pattern::Globs;
@@ -160,7 +162,12 @@ impl PrefixIndex {
             crate::work::add(1);
             a.0.bits()
                 .cmp(&b.0.bits())
-                .then_with(|| prefix(a.1, a.2).cmp(prefix(b.1, b.2)))
+                .then_with(|| match (a.2, b.2) {
+                    // Equal keys of prefixes that fit them: the shorter is
+                    // the other's start (zero padding matched the rest).
+                    (..=16, ..=16) => a.2.cmp(&b.2),
+                    _ => prefix(a.1, a.2).cmp(prefix(b.1, b.2)),
+                })
                 .then_with(|| a.3.rank().cmp(&b.3.rank()))
         });
 
@@ -204,6 +211,7 @@ impl PrefixIndex {
             let own = deciding(
                 inner,
                 &all[entry.first as usize..entry.end as usize],
+                entry.len as usize,
                 &mut seen,
             );
             let own = &own[..];
@@ -317,10 +325,11 @@ impl PrefixIndex {
 /// rule, wildcard rules with the same segments and anchor, however their
 /// `*`s are written — only the first is ever tried, so the rest are left
 /// out. Copies of one rule cost a hostile file nothing per check.
-fn deciding(
-    inner: &Inner,
+fn deciding<'t>(
+    inner: &'t Inner,
     own: &[Candidate],
-    seen: &mut HashSet<(Shape, Vec<u8>)>,
+    prefix_len: usize,
+    seen: &mut HashSet<(Shape, bool, Cow<'t, [u8]>)>,
 ) -> Vec<Candidate> {
     seen.clear();
     own.iter()
@@ -329,22 +338,34 @@ fn deciding(
             let matching = match c.shape {
                 Shape::Wildcard(_) => {
                     let pattern = inner.bytes(inner.rules()[c.rule as usize].pattern);
-                    let anchored = pattern.ends_with(b"$") && !pattern.ends_with(b"*$");
-                    let body = pattern.strip_suffix(b"$").unwrap_or(pattern);
-                    let mut segments: Vec<u8> = Vec::with_capacity(body.len() + 1);
-                    for segment in body.split(|&b| b == b'*').skip(1).filter(|s| !s.is_empty()) {
-                        segments.extend_from_slice(segment);
-                        segments.push(b'*');
-                    }
-                    segments.push(u8::from(anchored));
-                    (Shape::Wildcard(0), segments)
+                    let (anchored, segments) = matching_form(&pattern[prefix_len..]);
+                    (Shape::Wildcard(0), anchored, segments)
                 }
-                shape => (shape, Vec::new()),
+                shape => (shape, false, Cow::Borrowed(&[][..])),
             };
             seen.insert(matching)
         })
         .copied()
         .collect()
+}
+
+/// A wildcard pattern after its literal prefix (`rest` starts with `*`)
+/// as `*segment*segment…` with no empty segment, and whether its last
+/// segment must end the path: equal for patterns that match the same
+/// paths. Borrowed when the pattern is written so already, as nearly
+/// every one is.
+fn matching_form(rest: &[u8]) -> (bool, Cow<'_, [u8]>) {
+    let anchored = rest.ends_with(b"$") && !rest.ends_with(b"*$");
+    let body = rest.strip_suffix(b"$").unwrap_or(rest);
+    if !body.ends_with(b"*") && memchr::memmem::find(body, b"**").is_none() {
+        return (anchored, Cow::Borrowed(body));
+    }
+    let mut form = Vec::with_capacity(body.len());
+    for segment in body.split(|&b| b == b'*').filter(|s| !s.is_empty()) {
+        form.push(b'*');
+        form.extend_from_slice(segment);
+    }
+    (anchored, Cow::Owned(form))
 }
 
 impl Entry {

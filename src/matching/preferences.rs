@@ -4,9 +4,9 @@
 //! combined with either.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::ops::Deref;
 
+use foldhash::HashMap;
 use smallvec::SmallVec;
 
 use crate::rules::Decision;

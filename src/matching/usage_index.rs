@@ -10,8 +10,8 @@
 //! tries, not every rule of the file.
 
 use std::cmp::Reverse;
-use std::collections::HashMap;
 
+use foldhash::{HashMap, HashMapExt};
 use smallvec::SmallVec;
 
 use crate::keys::Keys;
