@@ -15,7 +15,9 @@ Writes OUT_DIR/<target>/<sha1> (fuzz/corpus/ is not committed):
   the body, then a token line and a URL line from the vector's checks),
   and a few inputs for its "generated" mode;
 - cache, ffi: deterministic pseudo-random bytes (their inputs are call
-  sequences, not files).
+  sequences, not files);
+- linear: a head, a unit (0x01 for the repetition's number) and a URL,
+  split by 0xFF, one per construct a hostile file repeats.
 
 Deterministic: the same inputs give the same seeds.
 """
@@ -28,6 +30,25 @@ import sys
 
 MAX_SEED = 16 * 1024
 SAMPLE_EVERY = 25
+
+
+# Units a hostile file repeats, each with a URL that meets them: the
+# constructs of benches/common/hostile.rs, in the linear target's form.
+LINEAR_UNITS = [
+    (b"Disallow: /*q\x01*q\x01\n", b"/q1q2q3q4q5q6q7q8q9q10"),
+    (b"Disallow: /*a*a*a\x01$\n", b"/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"),
+    (b"Disallow: /*ab*ab\x01\n", b"/abababababababab1"),
+    (b"Disallow: /n\x01\n", b"/n1n2n3"),
+    (b"User-agent: *\nDisallow: /g\x01\n", b"/g1xxxx"),
+    (b"User-agent: bot\x01\n", b"/x"),
+    (b"Content-Signal: k\x01=no, j\x01=yes\n", b"/s"),
+    (b"Content-Usage: / l\x01=n, m\x01=y\n", b"/u"),
+    (b"Content-Usage: /*u*\x01 train-ai=n\n", b"/uuuuuuuu1"),
+    (b"Allow: /%41%42\x01%2F\n", b"/AB1%2f"),
+    (b"Sitemap: https://a.test/\x01.xml\n", b"/"),
+    (b"Foo-\x01: bar\n", b"/"),
+    (b"Disallow /broken\x01\n", b"/"),
+]
 
 
 def as_bytes(value):
@@ -119,7 +140,11 @@ def main():
         add("cache", rng.randbytes(rng.randrange(16, 512)))
         add("ffi", rng.randbytes(rng.randrange(16, 1024)))
 
-    for target in ("parse", "matching", "cache", "ffi"):
+    head = b"User-agent: hostilebot\n"
+    for unit, url in LINEAR_UNITS:
+        add("linear", head + b"\xff" + unit + b"\xff" + url)
+
+    for target in ("parse", "matching", "cache", "ffi", "linear"):
         print(f"fuzz seeds: {counts.get(target, 0)} for {target} in {os.path.join(out_dir, target)}")
 
 

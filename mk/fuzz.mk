@@ -51,7 +51,8 @@ fuzz-seeds:
 	$(PYTHON) fuzz/seeds.py $(ROBOTSTXT_SHARED)/corpus/files tests/vectors $(FUZZ_CORPUS)
 	@touch $(FUZZ_CORPUS)/.seeded
 
-$(FUZZ_CORPUS)/.seeded:
+# Seeded again when the seeds change (a new target gets its own).
+$(FUZZ_CORPUS)/.seeded: fuzz/seeds.py
 	$(MAKE) --no-print-directory fuzz-seeds
 
 fuzz-build: fuzz-tools
