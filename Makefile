@@ -23,16 +23,21 @@ build: rust-build
 rust-build:
 	$(CARGO) build --release
 
-# Formatting, lints and docs with every public item documented.
+# Formatting, lints and docs with every public item documented; and the
+# engine packaged as crates.io would take it (its own files only, built
+# alone from the package).
 rust-lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy -p robotstxt-c --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+	$(CARGO) package -p robotstxt-engine --allow-dirty --quiet
 
 # The fleet tests start their own Redis servers (mk/redis.mk). The
 # linear-work test counts steps, so it needs the work-count feature.
 rust-test:
 	$(CARGO) test --release
+	$(CARGO) test --release -p robotstxt-c
 	$(CARGO) test --release --features work-count --test linear_work
 
 # The unit tests of the modules with unsafe code that Miri can run, under
@@ -41,9 +46,10 @@ rust-test:
 # minutes and needs the nightly toolchain's miri component (`rustup
 # +nightly component add miri`). (scan's test reads /proc/cpuinfo, which
 # Miri's isolation refuses.)
-MIRI_TESTS := packed:: append:: index:: ffi::
+MIRI_TESTS := packed:: append:: index::
 miri:
 	$(CARGO) +nightly miri test --lib -- $(MIRI_TESTS)
+	$(CARGO) +nightly miri test -p robotstxt-c --lib
 
 # The side-by-side Rust harness, benches/compare.rs (RUST_BENCH_EXE runs a
 # harness built beforehand instead, as `make bench` does), then what the

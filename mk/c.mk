@@ -17,9 +17,9 @@ C_CBINDGEN_VERSION := 0.29.4
 # Versioned path: changing the pin installs the new version beside the old.
 C_TOOLS := build/tools/cbindgen-$(C_CBINDGEN_VERSION)
 C_CBINDGEN := $(C_TOOLS)/bin/cbindgen
-# cbindgen reads the crate from its root file (no `cargo metadata`, so no
-# confusion with the dev-dependency that is also named robotstxt).
-C_CBINDGEN_RUN = $(C_CBINDGEN) --quiet --config cbindgen.toml src/lib.rs
+# cbindgen reads the C ABI crate (bindings/c) from its root file (no `cargo
+# metadata`, so no confusion with the other crates named robotstxt).
+C_CBINDGEN_RUN = $(C_CBINDGEN) --quiet --config bindings/c/cbindgen.toml bindings/c/src/lib.rs
 C_OUT := build/c
 C_LIBDIR := target/release
 C_LIB_A := $(C_LIBDIR)/librobotstxt.a
@@ -63,12 +63,12 @@ header-check: $(C_CBINDGEN)
 	$(C_CBINDGEN_RUN) --output $(C_OUT)/robotstxt.h.fresh
 	@diff -u include/robotstxt.h $(C_OUT)/robotstxt.h.fresh \
 		|| { echo "include/robotstxt.h is stale: run 'make header' and commit it" >&2; exit 1; }
-	@echo "header-check: include/robotstxt.h matches src/ffi/"
+	@echo "header-check: include/robotstxt.h matches bindings/c/src/"
 
-# --- libraries (cargo builds both; the soname comes from build.rs) ---
+# --- libraries: the C ABI crate builds both (its build.rs sets the soname) ---
 
 c-lib:
-	$(CARGO) build --release --lib
+	$(CARGO) build --release -p robotstxt-c
 
 # --- C test suite ---
 

@@ -38,13 +38,12 @@
 #![warn(missing_docs)]
 
 // The layers, bottom up: reading a file, matching URLs against one
-// crawler's rules, the crawl policy around them, and the C ABI.
+// crawler's rules, and the crawl policy around them. The C ABI is its own
+// crate (bindings/c).
 mod crawl;
 #[cfg(test)]
 mod draw;
 mod error;
-#[allow(unsafe_code)]
-mod ffi;
 mod matching;
 mod parse;
 #[cfg(feature = "work-count")]
@@ -64,6 +63,7 @@ use parse::{agent, append, diagnostics, lex, options, rate, record, robots, scan
 pub use crawl::access;
 
 pub use access::{Access, AccessPolicy, Cause, Disposition};
+pub use agent::check_crawler;
 pub use cache::{Cache, CacheOptions, CacheStats, Cached, Lease, Lookup, WhenFetching};
 pub use diagnostics::Diagnostic;
 pub use error::Error;

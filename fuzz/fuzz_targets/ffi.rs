@@ -196,7 +196,7 @@ struct robotstxt_confirm {
 
 // The library is linked into this binary, so its `#[no_mangle]` exports
 // resolve here; nothing else of the crate is used.
-use robotstxt as _;
+use robotstxt_c as _;
 
 extern "C" {
     fn robotstxt_version() -> *const std::ffi::c_char;

@@ -310,9 +310,9 @@ impl Pacer {
         self.cancel_in_place(&mut ticket);
     }
 
-    /// [`Pacer::cancel`] for a ticket the caller cannot give up (behind a
-    /// handle): it is spent after this.
-    pub(crate) fn cancel_in_place(&self, ticket: &mut Ticket) {
+    /// [`Pacer::cancel`] for a ticket the caller cannot give up (one behind
+    /// a binding's handle): it is spent after this.
+    pub fn cancel_in_place(&self, ticket: &mut Ticket) {
         if ticket.pacer != self.id || ticket.spent {
             return;
         }

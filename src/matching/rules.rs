@@ -433,7 +433,7 @@ impl Rules {
     }
 
     /// [`Rules::content_signal`] as a handle that outlives these rules.
-    pub(crate) fn content_signal_shared(&self) -> Option<&Arc<ContentSignal>> {
+    pub fn content_signal_shared(&self) -> Option<&Arc<ContentSignal>> {
         self.content_signal
             .get_or_init(|| {
                 let extras = self.inner.extras()?;

@@ -42,9 +42,16 @@ pub(crate) fn named(profile: Profile, value: &[u8]) -> Named<'_> {
     }
 }
 
-/// Checks the crawler's own name. RFC profile: a product token, nothing
-/// else. Google profile: any string, compared whole (as Google's library).
-pub(crate) fn check_crawler(profile: Profile, token: &[u8]) -> Result<(), Error> {
+/// Checks a crawler's own name as [`Robots::rules_for`] does, for callers
+/// that must refuse a bad one before asking: RFC profile, a product token
+/// and nothing else (§2.2.1); Google profile, any string, compared whole
+/// (as Google's library).
+///
+/// # Errors
+/// [`Error::InvalidToken`] for a name the profile refuses.
+///
+/// [`Robots::rules_for`]: crate::Robots::rules_for
+pub fn check_crawler(profile: Profile, token: &[u8]) -> Result<(), Error> {
     if profile == Profile::Google || (!token.is_empty() && token.iter().all(|&b| is_token_byte(b)))
     {
         Ok(())

@@ -58,7 +58,9 @@ impl Diagnostic {
         .filter_map(|(set, name)| set.then_some(name))
     }
 
-    pub(crate) fn new(line: u32, kind: LineKind) -> Self {
+    /// A diagnostic of line `line` with no flag set, for code that builds
+    /// or maps reports (a binding's tests, say).
+    pub fn new(line: u32, kind: LineKind) -> Self {
         Diagnostic {
             line,
             kind,

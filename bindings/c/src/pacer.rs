@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::rules::robotstxt_rules;
 use super::status::{robotstxt_status, Failure};
 use super::{bytes, free_handle, guard, guard_value, handle, into_handle, Out, Outcome};
-use crate::{Confirm, Pacer, PacerOptions, RequestRate, Ticket, MAX_DELAY};
+use engine::{Confirm, Pacer, PacerOptions, RequestRate, Ticket, MAX_DELAY};
 
 /// The pacer's settings. Times in milliseconds. Start from
 /// `robotstxt_pacer_options_default()`.

@@ -1,6 +1,7 @@
 //! Gives the C shared library (`librobotstxt.so`) its soname, so programs
 //! linked against it load `librobotstxt.so.<major>` (see `make install`).
 //! Only the cdylib gets the flag; the rlib and staticlib are untouched.
+//! The major version is this crate's, which moves with the engine's.
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

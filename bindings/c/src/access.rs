@@ -5,8 +5,8 @@ use super::options::robotstxt_options;
 use super::robots::robotstxt_robots;
 use super::status::{robotstxt_status, Failure};
 use super::{guard, guard_value, handle, into_handle, robotstxt_str, text, Out, Outcome};
-use crate::access::{self, Access, AccessPolicy, Disposition};
-use crate::FetchResult;
+use engine::access::{self, Access, AccessPolicy, Disposition};
+use engine::FetchResult;
 
 /// How to read the statuses where RFC 9309 leaves a choice.
 pub type robotstxt_access_policy = u32;

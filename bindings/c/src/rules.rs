@@ -5,7 +5,7 @@ use std::ffi::{c_char, CStr};
 
 use super::status::robotstxt_status;
 use super::{bytes, free_handle, guard, guard_value, handle, into_handle, robotstxt_str, Out};
-use crate::{Cause, DecisionKind, Rules};
+use engine::{Cause, DecisionKind, Rules};
 
 /// The rules that apply to one crawler. Immutable: any number of threads
 /// may use one handle at the same time. Independent of the
@@ -67,7 +67,7 @@ pub struct robotstxt_blanket {
 }
 
 impl robotstxt_blanket {
-    pub(super) fn of(blanket: Option<crate::Blanket>) -> robotstxt_blanket {
+    pub(super) fn of(blanket: Option<engine::Blanket>) -> robotstxt_blanket {
         let mut out = robotstxt_blanket {
             is_blanket: blanket.is_some(),
             allowed: blanket.is_some_and(|b| b.allowed),
@@ -110,7 +110,7 @@ pub struct robotstxt_decision {
 }
 
 /// A core decision as C sees it; the pattern borrows from `d`'s owner.
-pub(super) fn decision_of(d: &crate::Decision<'_>) -> robotstxt_decision {
+pub(super) fn decision_of(d: &engine::Decision<'_>) -> robotstxt_decision {
     robotstxt_decision {
         allowed: d.allowed,
         line: d.line,
@@ -416,7 +416,7 @@ mod tests {
             Cause::UnreachableLimit,
             Cause::Caller,
         ] {
-            let blanket = robotstxt_blanket::of(Some(crate::Blanket {
+            let blanket = robotstxt_blanket::of(Some(engine::Blanket {
                 allowed: false,
                 cause,
             }));

@@ -8,7 +8,15 @@ use super::status::{
     robotstxt_status, Failure, ROBOTSTXT_STATUS_BUFFER_TOO_SMALL, ROBOTSTXT_STATUS_INVALID_ARGUMENT,
 };
 use super::{bytes, guard, handle, into_handle, robotstxt_str, Out, Outcome};
-use crate::Entry;
+use engine::Entry;
+
+/// The format `robotstxt_entry_encode` writes and `robotstxt_entry_decode`
+/// reads; a copy of another version is refused with
+/// `ROBOTSTXT_STATUS_COPY_VERSION`.
+pub const ROBOTSTXT_STORED_COPY_VERSION: u32 = 1;
+
+// The header cannot evaluate the core's constants, so it carries copies.
+const _: () = assert!(ROBOTSTXT_STORED_COPY_VERSION == engine::STORED_COPY_VERSION as u32);
 
 /// Encodes `entry` for a shared store (see `robotstxt_entry_decode`) into
 /// `out`, which holds `out_cap` bytes. `(body, body_len)` is the body the
@@ -129,14 +137,14 @@ pub unsafe extern "C" fn robotstxt_fleet_script(
         let out = Out::new(source_out, "source_out")?;
         let source = std::str::from_utf8(name)
             .ok()
-            .and_then(crate::fleet_script)
+            .and_then(engine::fleet_script)
             .ok_or_else(|| {
                 Failure::new(
                     ROBOTSTXT_STATUS_INVALID_ARGUMENT,
                     format!(
                         "no fleet script is called {:?}: pass one of {}",
                         String::from_utf8_lossy(name),
-                        crate::FLEET_SCRIPTS.map(|(known, _)| known).join(", ")
+                        engine::FLEET_SCRIPTS.map(|(known, _)| known).join(", ")
                     ),
                 )
             })?;
@@ -229,7 +237,7 @@ pub unsafe extern "C" fn robotstxt_robots_origin(
         // SAFETY: per the contract above.
         let url = unsafe { bytes(url, url_len, "url")? };
         let len_out = Out::new(len_out, "len_out")?;
-        let origin = crate::robots_origin(url)?;
+        let origin = engine::robots_origin(url)?;
         // SAFETY: per the contract above.
         unsafe { put_text(origin.as_bytes(), out, out_cap, len_out) }
     })
@@ -255,7 +263,7 @@ pub unsafe extern "C" fn robotstxt_pacer_host(
         // SAFETY: per the contract above.
         let host = unsafe { bytes(host, host_len, "host")? };
         let len_out = Out::new(len_out, "len_out")?;
-        let key = crate::pacer_host(host)?;
+        let key = engine::pacer_host(host)?;
         // SAFETY: per the contract above.
         unsafe { put_text(key.as_bytes(), out, out_cap, len_out) }
     })

@@ -11,6 +11,7 @@
 //! out-of-range value must be an error, not undefined behaviour.
 
 #![allow(non_camel_case_types)]
+#![warn(missing_docs)]
 
 // In header order: conventions, parsing, asking, linting, fetching, caching,
 // sharing with a fleet, pacing.
@@ -207,7 +208,7 @@ mod tests {
     fn version_is_the_crate_version() {
         // SAFETY: a static NUL-terminated string.
         let v = unsafe { std::ffi::CStr::from_ptr(robotstxt_version()) };
-        assert_eq!(v.to_str().unwrap(), crate::VERSION);
+        assert_eq!(v.to_str().unwrap(), engine::VERSION);
     }
 
     #[test]

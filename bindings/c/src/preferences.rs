@@ -10,7 +10,7 @@ use super::robots::robotstxt_robots;
 use super::rules::{decision_of, robotstxt_decision, robotstxt_rules};
 use super::status::{robotstxt_status, Failure};
 use super::{bytes, free_handle, guard, guard_value, handle, into_handle, robotstxt_str, Out};
-use crate::{ContentSignal, LabelPreference, Member, OtherRecord, Preferences, Usage};
+use engine::{ContentSignal, LabelPreference, Member, OtherRecord, Preferences, Usage};
 
 /// One label's preference.
 pub type robotstxt_usage = u32;
@@ -58,13 +58,13 @@ impl robotstxt_preferences {
     }
 
     /// The answer as the core's type, to combine with an HTTP field.
-    fn with_header(&self, field: &[u8]) -> Result<robotstxt_preferences, crate::StatementError> {
+    fn with_header(&self, field: &[u8]) -> Result<robotstxt_preferences, engine::StatementError> {
         let core = Preferences {
             crawlable: self.crawlable,
-            decision: crate::Decision {
+            decision: engine::Decision {
                 allowed: self.decision.allowed,
                 line: self.decision.line,
-                kind: crate::DecisionKind::NoMatch,
+                kind: engine::DecisionKind::NoMatch,
                 pattern: "",
             },
             labels: self.labels.clone(),

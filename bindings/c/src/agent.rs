@@ -3,7 +3,7 @@
 
 use super::status::robotstxt_status;
 use super::{bytes, guard, Out};
-use crate::product_token;
+use engine::product_token;
 
 /// Finds the crawler's product token in the `user_agent_len` bytes of a
 /// whole User-Agent header at `user_agent`, for

@@ -5,7 +5,7 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CStr};
 
 use super::{guard_value, robotstxt_str};
-use crate::Error;
+use engine::Error;
 
 /// The result of a fallible call: `ROBOTSTXT_STATUS_OK` (0) or the reason it
 /// failed. Values are explicit and never reused; new ones may be added, so
@@ -160,8 +160,8 @@ impl Failure {
     }
 }
 
-impl From<crate::StatementError> for Failure {
-    fn from(error: crate::StatementError) -> Failure {
+impl From<engine::StatementError> for Failure {
+    fn from(error: engine::StatementError) -> Failure {
         Failure {
             status: ROBOTSTXT_STATUS_INVALID_FIELD,
             message: error.to_string(),
@@ -186,6 +186,8 @@ impl From<Error> for Failure {
             Error::InvalidCopy { .. } => ROBOTSTXT_STATUS_INVALID_COPY,
             Error::CopyVersion { .. } => ROBOTSTXT_STATUS_COPY_VERSION,
             Error::BodyMismatch { .. } => ROBOTSTXT_STATUS_BODY_MISMATCH,
+            // An error newer than this header: its message says what.
+            _ => ROBOTSTXT_STATUS_INVALID_ARGUMENT,
         };
         Failure {
             status,

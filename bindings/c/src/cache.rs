@@ -16,7 +16,7 @@ use super::status::{robotstxt_status, Failure};
 use super::{
     bytes, free_handle, guard, guard_value, handle, into_handle, robotstxt_str, Out, Outcome,
 };
-use crate::{Cache, CacheOptions, CacheStats, Cached, Error, Lease, Lookup, WhenFetching};
+use engine::{Cache, CacheOptions, CacheStats, Cached, Error, Lease, Lookup, WhenFetching};
 
 /// What a lookup answers while another caller fetches the origin and no
 /// copy exists yet.
@@ -270,7 +270,7 @@ pub unsafe extern "C" fn robotstxt_cache_lookup(
         let when = self::when_fetching(when_fetching)?;
         // Check the token before the lookup, so a bad one hands out nothing.
         let profile = cache.cache.options().policy.parse.profile();
-        crate::agent::check_crawler(profile, token)?;
+        engine::check_crawler(profile, token)?;
         let mut lookup = robotstxt_lookup {
             kind: ROBOTSTXT_LOOKUP_READY,
             answer: ROBOTSTXT_ANSWER_RULES,

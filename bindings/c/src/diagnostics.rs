@@ -5,7 +5,7 @@ use std::ffi::{c_char, CStr};
 use super::robots::robotstxt_robots;
 use super::status::{robotstxt_status, Failure};
 use super::{guard, guard_value, handle, Out};
-use crate::{Diagnostic, LineKind};
+use engine::{Diagnostic, LineKind};
 
 /// What a line is, from its key.
 pub type robotstxt_line_kind = u32;
@@ -85,6 +85,8 @@ fn kind_code(kind: LineKind) -> robotstxt_line_kind {
         LineKind::Invalid => ROBOTSTXT_LINE_INVALID,
         LineKind::ContentUsage => ROBOTSTXT_LINE_CONTENT_USAGE,
         LineKind::ContentSignal => ROBOTSTXT_LINE_CONTENT_SIGNAL,
+        // A kind newer than this header.
+        _ => ROBOTSTXT_LINE_UNKNOWN,
     }
 }
 

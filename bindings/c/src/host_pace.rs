@@ -8,7 +8,16 @@ use super::pacer::{confirm_answer, robotstxt_confirm, robotstxt_pacer_options};
 use super::rules::robotstxt_rules;
 use super::status::{robotstxt_status, Failure};
 use super::{guard, guard_value, handle, Out, Outcome};
-use crate::{delay_ms, HostPace, PacerOptions, Slot};
+use engine::{delay_ms, HostPace, PacerOptions, Slot};
+
+/// A `Retry-After` is honoured up to one day, in milliseconds.
+pub const ROBOTSTXT_MAX_RETRY_AFTER_MS: u64 = 86_400_000;
+/// Backoff doubles the gap per throttling answer, up to this factor.
+pub const ROBOTSTXT_MAX_BACKOFF_FACTOR: u32 = 1024;
+
+// The header cannot evaluate the core's constants, so it carries copies.
+const _: () = assert!(ROBOTSTXT_MAX_RETRY_AFTER_MS == engine::MAX_RETRY_AFTER_MS);
+const _: () = assert!(ROBOTSTXT_MAX_BACKOFF_FACTOR as u64 == engine::MAX_FACTOR);
 
 /// One host's pacing state, owned by the caller. Start from
 /// `robotstxt_host_pace_init`; store every field to keep it. The requests
@@ -452,7 +461,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::Confirm;
+    use engine::Confirm;
 
     /// One step of a host's life, as a fleet worker would take it.
     #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@ use super::status::{robotstxt_status, Failure};
 use super::{
     free_handle, guard, guard_value, handle, handle_mut, into_handle, robotstxt_str, Out, Outcome,
 };
-use crate::{AfterLimit, Answer, Entry, FreshnessPolicy};
+use engine::{AfterLimit, Answer, Entry, FreshnessPolicy};
 
 /// What to do once a file has stayed unreachable past the limit.
 pub type robotstxt_after_limit = u32;

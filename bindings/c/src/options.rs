@@ -2,7 +2,7 @@
 
 use super::status::Failure;
 use super::{guard_value, Outcome};
-use crate::{Options, Profile};
+use engine::{Options, Profile};
 
 /// Which reading of robots.txt to follow where RFC 9309 and Google differ.
 pub type robotstxt_profile = u32;
@@ -21,8 +21,8 @@ pub const ROBOTSTXT_MIN_PARSE_LIMIT: usize = 512_000;
 pub const ROBOTSTXT_MAX_PARSE_LIMIT: usize = 536_870_912;
 
 // The header cannot evaluate the core's constants, so it carries copies.
-const _: () = assert!(ROBOTSTXT_MIN_PARSE_LIMIT == crate::MIN_PARSE_LIMIT);
-const _: () = assert!(ROBOTSTXT_MAX_PARSE_LIMIT == crate::MAX_PARSE_LIMIT);
+const _: () = assert!(ROBOTSTXT_MIN_PARSE_LIMIT == engine::MIN_PARSE_LIMIT);
+const _: () = assert!(ROBOTSTXT_MAX_PARSE_LIMIT == engine::MAX_PARSE_LIMIT);
 
 /// How to parse a body. Start from `robotstxt_options_default()` and change
 /// what you need; a zeroed struct is invalid (its parse limit is 0).

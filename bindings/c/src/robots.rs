@@ -4,7 +4,7 @@ use super::options::{profile_code, robotstxt_options, robotstxt_profile};
 use super::rules::robotstxt_rules;
 use super::status::{robotstxt_status, Failure};
 use super::{bytes, free_handle, guard, handle, into_handle, robotstxt_str, text, Out, Outcome};
-use crate::{Options, Robots, Rules};
+use engine::{Options, Robots, Rules};
 
 /// A parsed robots.txt. Immutable: any number of threads may use one handle
 /// at the same time. Free it with `robotstxt_robots_free`, once, after every
