@@ -26,6 +26,7 @@ C_LIB_A := $(C_LIBDIR)/librobotstxt.a
 C_LIB_SO := $(C_LIBDIR)/librobotstxt.so
 C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
+C_MINOR := $(word 2,$(subst ., ,$(C_VERSION)))
 C_SONAME := librobotstxt.so.$(C_MAJOR)
 # What the Rust standard library needs from the system when the static
 # library is linked: `cargo rustc --lib --crate-type staticlib --
@@ -51,6 +52,7 @@ c-tools:
 	@command -v valgrind >/dev/null 2>&1 || { apt-get update && apt-get install -y valgrind; }
 	@command -v pkg-config >/dev/null 2>&1 || { apt-get update && apt-get install -y pkg-config; }
 	@command -v $(PYTHON) >/dev/null 2>&1 || { apt-get update && apt-get install -y python3; }
+	@command -v cmake >/dev/null 2>&1 || { apt-get update && apt-get install -y cmake; }
 
 # --- header ---
 
@@ -114,7 +116,9 @@ c-static-test: c-lib
 	@echo "c-static-test: the examples (tests/c/example.c, README.md) linked against librobotstxt.a alone and ran"
 
 # `make install` into a scratch prefix, then build the example with
-# pkg-config against the installed shared library and run it.
+# pkg-config against the installed shared library and, by the static
+# recipe, against the archive; and a CMake project outside the
+# repository through find_package(robotstxt CONFIG), both targets.
 c-install-test: c-lib c-tools
 	@rm -rf $(C_OUT)/prefix
 	$(MAKE) --no-print-directory c-install PREFIX=$(abspath $(C_OUT)/prefix) DESTDIR=
@@ -124,9 +128,16 @@ c-install-test: c-lib c-tools
 	@readelf -d $(C_OUT)/example-pkgconfig | grep -q 'NEEDED.*\[$(C_SONAME)\]' \
 		|| { echo "example does not need $(C_SONAME)" >&2; exit 1; }
 	LD_LIBRARY_PATH=$(abspath $(C_OUT)/prefix)/lib $(C_OUT)/example-pkgconfig
+	PKG_CONFIG_PATH=$(abspath $(C_OUT)/prefix)/lib/pkgconfig; export PKG_CONFIG_PATH; \
+		$(CC) $(C_WARN) tests/c/example.c $$(pkg-config --cflags --libs robotstxt-static) \
+		-o $(C_OUT)/example-pkgconfig-static
+	@! readelf -d $(C_OUT)/example-pkgconfig-static | grep -q 'NEEDED.*robotstxt' \
+		|| { echo "example-pkgconfig-static needs a robotstxt shared object" >&2; exit 1; }
+	$(C_OUT)/example-pkgconfig-static
+	tests/c/cmake-consumer/test.sh $(C_OUT)/prefix $(C_VERSION)
 	$(C_OUT)/prefix/bin/robotstxt-check examples/shop/robots.txt NimbuBot /prices/today
 	test -f $(C_OUT)/prefix/include/robotstxt.hpp
-	@echo "c-install-test: installed, found by pkg-config, linked to $(C_SONAME) and ran"
+	@echo "c-install-test: installed; found by pkg-config (robotstxt: $(C_SONAME); robotstxt-static: the archive) and by CMake; each link ran"
 
 # The optional C++ wrapper, header-only, under ASan + UBSan.
 cpp-test: c-lib
@@ -176,19 +187,31 @@ c-bench: c-lib
 
 # --- install ---
 
-# The installed tree under $(1), its robotstxt.pc saying prefix=$(2): what
-# `make install` puts under PREFIX and the release tarball (mk/dist.mk)
-# holds. Documentation goes where each wants it.
+C_PKG := bindings/c/pkgconfig
+C_CMAKE := bindings/c/cmake
+# The system libraries as a CMake list: -lgcc_s;-lutil;...
+C_EMPTY :=
+C_NATIVE_LIST := $(subst $(C_EMPTY) $(C_EMPTY),;,$(strip $(C_NATIVE_LIBS)))
+C_FILL = sed -e 's|@PREFIX@|$(2)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
+	-e 's|@MAJOR@|$(C_MAJOR)|g' -e 's|@MINOR@|$(C_MINOR)|g' -e 's|@POINTER_BYTES@|8|g' \
+	-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' -e 's|@NATIVE_LIBS_LIST@|$(C_NATIVE_LIST)|g'
+
+# The installed tree under $(1), its pkg-config files saying prefix=$(2):
+# what `make install` puts under PREFIX and the release tarball
+# (mk/dist.mk) holds. The CMake package finds its prefix itself.
+# Documentation goes where each wants it.
 define c_install_tree
-	install -d $(1)/bin $(1)/include $(1)/lib/pkgconfig
+	install -d $(1)/bin $(1)/include $(1)/lib/pkgconfig $(1)/lib/cmake/robotstxt
 	install -m 644 include/robotstxt.h bindings/cpp/robotstxt.hpp $(1)/include/
 	install -m 644 $(C_LIB_A) $(1)/lib/librobotstxt.a
 	install -m 755 $(C_LIB_SO) $(1)/lib/librobotstxt.so.$(C_VERSION)
 	ln -sf librobotstxt.so.$(C_VERSION) $(1)/lib/$(C_SONAME)
 	ln -sf $(C_SONAME) $(1)/lib/librobotstxt.so
 	install -m 755 build/robotstxt-check $(1)/bin/robotstxt-check
-	sed -e 's|@PREFIX@|$(2)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
-		-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' robotstxt.pc.in > $(1)/lib/pkgconfig/robotstxt.pc
+	for pc in robotstxt robotstxt-static; do \
+		$(C_FILL) $(C_PKG)/$$pc.pc.in > $(1)/lib/pkgconfig/$$pc.pc; done
+	for f in robotstxt-config robotstxt-config-version; do \
+		$(C_FILL) $(C_CMAKE)/$$f.cmake.in > $(1)/lib/cmake/robotstxt/$$f.cmake; done
 endef
 
 install: c-install
