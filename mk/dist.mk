@@ -1,5 +1,5 @@
-# Release artefacts under dist/: the C tarball (dist-c), the abi3 wheel
-# (dist-python), the npm package (dist-node, mk/dist-node.mk) and the Go
+# Release artefacts under dist/: the C tarball (dist-c), the abi3 wheel and
+# the source distribution (dist-python), the npm package (dist-node, mk/dist-node.mk) and the Go
 # module tree (dist-go, mk/dist-go.mk), then dist/MANIFEST. `make dist-test`
 # unpacks and uses each as a user would, with no Rust toolchain on PATH.
 # Both reuse the builds `make test` made (c-lib, cli, python, node-build).
@@ -65,21 +65,26 @@ dist-c: c-lib cli
 	done
 	@echo "dist-c: wrote $(DIST_C_TAR) ($$(stat -c %s $(DIST_C_TAR)) bytes)"
 
-# --- Python: the abi3 wheel of `make python` ---
+# --- Python: the abi3 wheel of `make python`, and the source distribution ---
 
 dist-python: python
 	rm -rf $(DIST)/python && mkdir -p $(DIST)/python
 	@case "$(notdir $(PY_WHEEL))" in *-abi3-*.whl) ;; \
 		*) echo "dist-python: '$(PY_WHEEL)' is not an abi3 wheel" >&2; exit 1 ;; esac
 	cp $(PY_WHEEL) $(DIST)/python/
+	$(PY_VENV)/bin/maturin sdist -m $(PY_DIR)/Cargo.toml --out $(DIST)/python
 
 # --- dist-test: each artefact, unpacked outside the tree, used without Rust ---
 
 dist-test-c: dist-c
 	tools/dist/without-rust bash tools/dist/test-c.sh $(DIST_C_TAR)
 
+# The wheel without Rust; the source distribution built where Rust is, its
+# dependencies' compiled work reused from target/ (the engine and the
+# binding compile anew from the unpacked sources).
 dist-test-python: dist-python
 	tools/dist/without-rust bash tools/dist/test-python.sh $(PYTHON) $(DIST)/python
+	CARGO_TARGET_DIR=$(CURDIR)/target bash tools/dist/test-python.sh $(PYTHON) $(DIST)/python --sdist
 
 # Seconds since make started, when dist-test is what it was asked for.
 DIST_T0 := $(if $(filter dist-test,$(MAKECMDGOALS)),$(shell date +%s))
