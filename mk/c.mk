@@ -27,7 +27,10 @@ C_LIB_SO := $(C_LIBDIR)/librobotstxt.so
 C_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 C_MAJOR := $(firstword $(subst ., ,$(C_VERSION)))
 C_MINOR := $(word 2,$(subst ., ,$(C_VERSION)))
-C_SONAME := librobotstxt.so.$(C_MAJOR)
+# The ABI's version in the soname: the major from 1.0 on; before it, major
+# and minor, as a 0.x minor release may break the ABI (CONTRIBUTING.md).
+C_ABI := $(if $(filter 0,$(C_MAJOR)),$(C_MAJOR).$(C_MINOR),$(C_MAJOR))
+C_SONAME := librobotstxt.so.$(C_ABI)
 # What the Rust standard library needs from the system when the static
 # library is linked: `cargo rustc --lib --crate-type staticlib --
 # --print native-static-libs`, verbatim. Also robotstxt.pc's Libs.private.
@@ -193,7 +196,8 @@ C_CMAKE := bindings/c/cmake
 C_EMPTY :=
 C_NATIVE_LIST := $(subst $(C_EMPTY) $(C_EMPTY),;,$(strip $(C_NATIVE_LIBS)))
 C_FILL = sed -e 's|@PREFIX@|$(2)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
-	-e 's|@MAJOR@|$(C_MAJOR)|g' -e 's|@MINOR@|$(C_MINOR)|g' -e 's|@POINTER_BYTES@|8|g' \
+	-e 's|@MAJOR@|$(C_MAJOR)|g' -e 's|@MINOR@|$(C_MINOR)|g' -e 's|@ABI@|$(C_ABI)|g' \
+	-e 's|@POINTER_BYTES@|8|g' \
 	-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' -e 's|@NATIVE_LIBS_LIST@|$(C_NATIVE_LIST)|g'
 
 # The installed tree under $(1), its pkg-config files saying prefix=$(2):

@@ -7,6 +7,12 @@
 //!
 //! The walk covers the source and documentation the repository keeps:
 //! build output, dependencies and fuzz inputs are left out.
+//!
+//! The second test holds the documentation's own links: every relative
+//! link in README.md, the other root documents and docs/ leads to a file
+//! or folder of the repository, and an `#anchor` into a Markdown file to
+//! one of its headings. A block of code shown from a file of the
+//! repository (the Go polite crawler, for one) is that file's text.
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
@@ -24,6 +30,8 @@ const FILES: &[&str] = &[
     "README.md",
     "SECURITY.md",
     "BENCHMARKS.md",
+    "CHANGELOG.md",
+    "CONTRIBUTING.md",
     "Makefile",
     "Cargo.toml",
     "cbindgen.toml",
@@ -88,18 +96,21 @@ fn heading_number(text: &str) -> Option<String> {
     (well_formed && text[end..].starts_with(' ')).then(|| number.to_string())
 }
 
-fn read_contract(root: &Path) -> Contract {
-    let text = std::fs::read_to_string(root.join(CONTRACT))
-        .unwrap_or_else(|e| panic!("{CONTRACT} cannot be read: {e}"));
-    let mut contract = Contract {
-        sections: BTreeSet::new(),
-        anchors: BTreeSet::new(),
-        top: Vec::new(),
-    };
+/// Whether `line` opens or closes a fenced code block.
+fn is_fence(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("```") || line.starts_with("~~~")
+}
+
+/// A Markdown file's headings outside code blocks: (level, text, GitHub's
+/// anchor). Repeated headings get -1, -2, … as on GitHub; a link in a
+/// heading counts by its text.
+fn headings(text: &str) -> Vec<(usize, String, String)> {
+    let mut out = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut fence = false;
     for line in text.lines() {
-        if line.trim_start().starts_with("```") {
+        if is_fence(line) {
             fence = !fence;
         }
         if fence || !line.starts_with('#') {
@@ -109,14 +120,40 @@ fn read_contract(root: &Path) -> Contract {
         let Some(heading) = line[level..].strip_prefix(' ') else {
             continue;
         };
-        // Repeated headings get -1, -2, … as on GitHub.
-        let base = slug(heading);
+        let base = slug(&link_text(heading.trim_end().trim_end_matches('#')));
         let count = seen.entry(base.clone()).or_insert(0);
         let anchor = match *count {
             0 => base.clone(),
             n => format!("{base}-{n}"),
         };
         *count += 1;
+        out.push((level, heading.to_string(), anchor));
+    }
+    out
+}
+
+/// `[text](target)` → `text`: what a heading with a link reads as.
+fn link_text(heading: &str) -> String {
+    let mut out = String::new();
+    let mut rest = heading;
+    while let Some(at) = rest.find("](") {
+        let close = rest[at..].find(')').map_or(rest.len(), |c| at + c + 1);
+        out.push_str(&rest[..at].replacen('[', "", 1));
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn read_contract(root: &Path) -> Contract {
+    let text = std::fs::read_to_string(root.join(CONTRACT))
+        .unwrap_or_else(|e| panic!("{CONTRACT} cannot be read: {e}"));
+    let mut contract = Contract {
+        sections: BTreeSet::new(),
+        anchors: BTreeSet::new(),
+        top: Vec::new(),
+    };
+    for (level, heading, anchor) in headings(&text) {
         contract.anchors.insert(anchor);
         if let Some(number) = heading_number(heading.trim()) {
             if level == 2 && !number.contains('.') {
@@ -233,8 +270,11 @@ fn normalise(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
+            // `..` past the start stays: `../../x` is outside, not `x`.
             Component::ParentDir => {
-                if !out.pop() {
+                if out.file_name().is_some() {
+                    out.pop();
+                } else {
                     out.push("..");
                 }
             }
@@ -360,6 +400,338 @@ fn check_file(
         }
     }
     checked
+}
+
+// --- The documentation's own links ---
+
+/// Markdown documents whose relative links must resolve: files, or
+/// folders whose `.md` files are all read.
+const LINKED: &[&str] = &[
+    "README.md",
+    "CHANGELOG.md",
+    "CONTRIBUTING.md",
+    "SECURITY.md",
+    "BENCHMARKS.md",
+    "docs",
+];
+
+/// Code blocks that show a file of the repository: the block whose fence
+/// says `info`, in any document of `LINKED`, is a run of whole lines of
+/// `file` (`mk/go.mk` also compares README.md's Go crawler with it).
+const SHOWN: &[(&str, &str)] = &[
+    ("go polite", "examples/go/polite/polite.go"),
+    ("js polite", "examples/node/polite-crawler.mjs"),
+];
+
+/// `text` with code blocks and code spans blanked (newlines kept, so
+/// that line numbers hold): a `](` in code is no link.
+fn prose(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fence = false;
+    for line in text.split_inclusive('\n') {
+        if is_fence(line) {
+            fence = !fence;
+        }
+        if fence || is_fence(line) {
+            out.extend(line.chars().map(|c| if c == '\n' { c } else { ' ' }));
+        } else {
+            out.push_str(line);
+        }
+    }
+    // Code spans: a run of backticks up to the next run as long, within a
+    // paragraph (it may cross a line end, not a blank line).
+    let chars: Vec<char> = out.chars().collect();
+    let mut blanked = String::with_capacity(out.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i] != '`' {
+            blanked.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let run = chars[i..].iter().take_while(|&&c| c == '`').count();
+        let mut j = i + run;
+        let mut close = None;
+        while j < chars.len() {
+            if chars[j] == '\n'
+                && chars[j + 1..]
+                    .iter()
+                    .take_while(|c| **c != '\n')
+                    .all(|c| c.is_whitespace())
+            {
+                break;
+            }
+            if chars[j] == '`' {
+                let n = chars[j..].iter().take_while(|&&c| c == '`').count();
+                if n == run {
+                    close = Some(j + n);
+                    break;
+                }
+                j += n;
+            } else {
+                j += 1;
+            }
+        }
+        let end = close.unwrap_or(i + run);
+        if close.is_some() {
+            blanked.extend(
+                chars[i..end]
+                    .iter()
+                    .map(|&c| if c == '\n' { c } else { ' ' }),
+            );
+        } else {
+            blanked.extend(&chars[i..end]);
+        }
+        i = end;
+    }
+    blanked
+}
+
+/// The link targets of `text` (prose only) with their byte offsets:
+/// inline links `[text](target)` and reference definitions
+/// `[label]: target`.
+fn link_targets(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    for (at, _) in text.match_indices("](") {
+        let start = at + 2;
+        let rest = &text[start..];
+        let target = match rest.strip_prefix('<') {
+            Some(inner) => inner.split('>').next().unwrap_or(""),
+            None => rest.split([')', ' ', '\n']).next().unwrap_or(""),
+        };
+        out.push((start, target));
+    }
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with('[') && !trimmed.starts_with("[^") {
+            if let Some(close) = trimmed.find("]:") {
+                let target = trimmed[close + 2..].split_whitespace().next().unwrap_or("");
+                if !target.is_empty() {
+                    out.push((offset + (line.len() - trimmed.len()) + close + 2, target));
+                }
+            }
+        }
+        offset += line.len();
+    }
+    out
+}
+
+/// The anchors a Markdown file has: its headings' and any `id`/`name` an
+/// HTML element gives.
+fn anchors_of(text: &str) -> BTreeSet<String> {
+    let mut anchors: BTreeSet<String> = headings(text).into_iter().map(|(_, _, a)| a).collect();
+    for attribute in ["id=\"", "name=\""] {
+        for (at, _) in text.match_indices(attribute) {
+            let value = &text[at + attribute.len()..];
+            if let Some(end) = value.find('"') {
+                anchors.insert(value[..end].to_string());
+            }
+        }
+    }
+    anchors
+}
+
+/// Checks the links of one Markdown file; returns how many were relative.
+fn check_links(
+    root: &Path,
+    rel: &Path,
+    text: &str,
+    anchors: &mut HashMap<PathBuf, Option<BTreeSet<String>>>,
+    problems: &mut Vec<String>,
+) -> usize {
+    // The file's own anchors come from the text at hand.
+    anchors.insert(rel.to_path_buf(), Some(anchors_of(text)));
+    let prose = prose(text);
+    let line_of = |at: usize| prose[..at].matches('\n').count() + 1;
+    let dir = rel.parent().unwrap_or(Path::new(""));
+    let mut checked = 0;
+    for (at, target) in link_targets(&prose) {
+        let where_ = format!("{}:{}", rel.display(), line_of(at));
+        if target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+            continue;
+        }
+        checked += 1;
+        let (path, anchor) = match target.split_once('#') {
+            Some((path, anchor)) => (path, Some(anchor)),
+            None => (target, None),
+        };
+        let resolved = if path.is_empty() {
+            rel.to_path_buf()
+        } else {
+            normalise(&dir.join(path))
+        };
+        if path.starts_with('/') || resolved.starts_with("..") {
+            problems.push(format!(
+                "{where_}: link to `{target}` leads outside the repository \
+                 (links are relative to {})",
+                if dir.as_os_str().is_empty() {
+                    "the root".to_string()
+                } else {
+                    dir.display().to_string()
+                }
+            ));
+            continue;
+        }
+        if !root.join(&resolved).exists() {
+            problems.push(format!(
+                "{where_}: link to `{target}`: {} does not exist",
+                resolved.display()
+            ));
+            continue;
+        }
+        let Some(anchor) = anchor else { continue };
+        if resolved.extension().is_none_or(|e| e != "md") {
+            continue; // `#L10` into source and the like: GitHub's, not ours
+        }
+        let known = anchors.entry(resolved.clone()).or_insert_with(|| {
+            std::fs::read_to_string(root.join(&resolved))
+                .ok()
+                .map(|t| anchors_of(&t))
+        });
+        if !known.as_ref().is_some_and(|a| a.contains(anchor)) {
+            problems.push(format!(
+                "{where_}: link to `{target}`: {} has no heading with the anchor `{anchor}`",
+                resolved.display()
+            ));
+        }
+    }
+    checked
+}
+
+/// The fenced blocks of `text` whose info string is `info`, as written.
+fn blocks(text: &str, info: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<(usize, String)> = None;
+    for (number, line) in text.lines().enumerate() {
+        match current.as_mut() {
+            Some(_) if line.trim() == "```" => out.extend(current.take()),
+            Some((_, block)) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            None if line.trim_start().strip_prefix("```").map(str::trim) == Some(info) => {
+                current = Some((number + 1, String::new()));
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// The Markdown files of `LINKED`, relative to the root.
+fn linked_documents(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in LINKED {
+        let path = root.join(entry);
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&path)
+                .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+                .unwrap_or_default();
+            files.retain(|f| f.extension().is_some_and(|e| e == "md"));
+            files.sort();
+            out.extend(
+                files
+                    .into_iter()
+                    .map(|f| f.strip_prefix(root).expect("under root").to_path_buf()),
+            );
+        } else if path.is_file() {
+            out.push(PathBuf::from(entry));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_in_the_documents_resolves() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let documents = linked_documents(root);
+    assert!(
+        documents.iter().any(|d| d == Path::new("README.md")),
+        "README.md is missing: is the test reading the repository?"
+    );
+    let mut anchors = HashMap::new();
+    let mut problems = Vec::new();
+    let (mut links, mut shown) = (0, 0);
+    for rel in &documents {
+        let text = std::fs::read_to_string(root.join(rel))
+            .unwrap_or_else(|e| panic!("{} cannot be read: {e}", rel.display()));
+        links += check_links(root, rel, &text, &mut anchors, &mut problems);
+        for (info, file) in SHOWN {
+            for (line, block) in blocks(&text, info) {
+                shown += 1;
+                let source = std::fs::read_to_string(root.join(file)).unwrap_or_default();
+                let whole_lines =
+                    source.starts_with(&block) || source.contains(&format!("\n{block}"));
+                if !whole_lines {
+                    problems.push(format!(
+                        "{}:{line}: the `{info}` block is not {file} as it is: copy it again",
+                        rel.display()
+                    ));
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "doc_refs: checked {links} relative links and {shown} blocks shown from files \
+         in {} documents",
+        documents.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{} link problem(s):\n  {}",
+        problems.len(),
+        problems.join("\n  ")
+    );
+}
+
+#[test]
+fn broken_links_are_flagged() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // The contract's path is spelt through CONTRACT, so that the citation
+    // test does not read this file's example as a link of its own.
+    let text = format!(
+        "## Contents\n[a](../examples/node/polite-crawler.mjs) [b](examples/nope.mjs)\n\
+         [c](README.md#no-such-heading) [d](#contents) [e](https://example.com/x)\n\
+         `[f](nope.md)` and [g]({CONTRACT}#4-matching)\n\
+         ```\n[h](nope.md)\n```\n\
+         [i]: ../../outside.md\n"
+    );
+    let mut problems = Vec::new();
+    let checked = check_links(
+        root,
+        Path::new("README.md"),
+        &text,
+        &mut HashMap::new(),
+        &mut problems,
+    );
+    // a, b, c, d, g, i: the code span, the code block and the URL are not read.
+    assert_eq!(checked, 6, "{problems:#?}");
+    let wanted = [
+        "README.md:2: link to `../examples/node/polite-crawler.mjs` leads outside",
+        "README.md:2: link to `examples/nope.mjs`: examples/nope.mjs does not exist",
+        "README.md:3: link to `README.md#no-such-heading`: README.md has no heading",
+        "README.md:8: link to `../../outside.md` leads outside",
+    ];
+    assert_eq!(problems.len(), wanted.len(), "{problems:#?}");
+    for want in wanted {
+        assert!(
+            problems.iter().any(|p| p.starts_with(want)),
+            "{want} in {problems:#?}"
+        );
+    }
+    assert_eq!(
+        link_text("Fetching robots.txt: [`RobotsCache`](x.md) and `Pacer.wait`"),
+        "Fetching robots.txt: `RobotsCache` and `Pacer.wait`"
+    );
+    assert_eq!(
+        slug("Fetching robots.txt: `RobotsCache` and `Pacer.wait`"),
+        "fetching-robotstxt-robotscache-and-pacerwait"
+    );
+    let repeated = anchors_of("# A\n## Install\n```\n# not a heading\n```\n## Install\n");
+    assert!(repeated.contains("install") && repeated.contains("install-1"));
+    assert!(!repeated.contains("not-a-heading"));
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Usage preferences (behaviour §10) beyond the vectors: the README's
+//! Usage preferences (behaviour §10) beyond the vectors: docs/usage-preferences.md's
 //! example, the guarantees of §10.8 over the whole check workload, and
 //! what an answer allocates.
 

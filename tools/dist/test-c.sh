@@ -30,6 +30,11 @@ name=$(basename "$root")
 version=${name#robotstxt-}
 version=${version%%-*}
 major=${version%%.*}
+minor=${version#*.}
+minor=${minor%%.*}
+# The soname's version: major.minor before 1.0 (CONTRIBUTING.md, "Versions").
+abi=$major
+[ "$major" != 0 ] || abi=$major.$minor
 for f in include/robotstxt.h include/robotstxt.hpp lib/librobotstxt.a \
 	"lib/librobotstxt.so.$version" lib/pkgconfig/robotstxt.pc lib/pkgconfig/robotstxt-static.pc \
 	lib/cmake/robotstxt/robotstxt-config.cmake lib/cmake/robotstxt/robotstxt-config-version.cmake \
@@ -37,11 +42,11 @@ for f in include/robotstxt.h include/robotstxt.hpp lib/librobotstxt.a \
 	README.md LICENSE-MIT LICENSE-APACHE; do
 	[ -f "$root/$f" ] || fail "$name/$f is missing"
 done
-[ "$(readlink "$root/lib/librobotstxt.so.$major")" = "librobotstxt.so.$version" ] \
-	&& [ "$(readlink "$root/lib/librobotstxt.so")" = "librobotstxt.so.$major" ] \
-	|| fail "the links librobotstxt.so -> .so.$major -> .so.$version are wrong"
-readelf -d "$root/lib/librobotstxt.so.$version" | grep "SONAME.*\[librobotstxt.so.$major\]" >/dev/null \
-	|| fail "librobotstxt.so.$version has no soname librobotstxt.so.$major"
+[ "$(readlink "$root/lib/librobotstxt.so.$abi")" = "librobotstxt.so.$version" ] \
+	&& [ "$(readlink "$root/lib/librobotstxt.so")" = "librobotstxt.so.$abi" ] \
+	|| fail "the links librobotstxt.so -> .so.$abi -> .so.$version are wrong"
+readelf -d "$root/lib/librobotstxt.so.$version" | grep "SONAME.*\[librobotstxt.so.$abi\]" >/dev/null \
+	|| fail "librobotstxt.so.$version has no soname librobotstxt.so.$abi"
 ok "$name: headers, librobotstxt.a, .so.$version with its links and soname, pkg-config and CMake files, CLI, README, licences"
 
 # The archive lost .debug_* and .llvmbc; the .so and the CLI .symtab too.
@@ -72,12 +77,12 @@ warn=(-std=c11 -Wall -Wextra -Werror -pedantic -O2)
 # shellcheck disable=SC2046 # pkg-config's output is a list of flags
 "$CC" "${warn[@]}" $(pkg-config --cflags robotstxt) "$src/shop.c" \
 	$(pkg-config --libs robotstxt) -Wl,-rpath,"$root/lib" -o "$build/shop-shared"
-readelf -d "$build/shop-shared" | grep "NEEDED.*\[librobotstxt.so.$major\]" >/dev/null \
-	|| fail "shop-shared does not need librobotstxt.so.$major"
+readelf -d "$build/shop-shared" | grep "NEEDED.*\[librobotstxt.so.$abi\]" >/dev/null \
+	|| fail "shop-shared does not need librobotstxt.so.$abi"
 [ "$(ldd "$build/shop-shared" | sed -n 's/.*librobotstxt[^ ]* => \([^ ]*\).*/\1/p')" = \
-	"$root/lib/librobotstxt.so.$major" ] || fail "shop-shared loads another librobotstxt"
+	"$root/lib/librobotstxt.so.$abi" ] || fail "shop-shared loads another librobotstxt"
 "$build/shop-shared" "$shop_txt" | sed 's/^/    /'
-ok "shop.c linked through pkg-config --libs to librobotstxt.so.$major (rpath) answered as in behaviour §9"
+ok "shop.c linked through pkg-config --libs to librobotstxt.so.$abi (rpath) answered as in behaviour §9"
 
 # Static: the recipe of docs/c.md, as written. (robotstxt --static would
 # still take the .so beside the .a: robotstxt-static names the archive.)

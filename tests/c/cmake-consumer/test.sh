@@ -11,6 +11,9 @@ version=$2
 major=${version%%.*}
 minor=${version#*.}
 minor=${minor%%.*}
+# The soname's version: major.minor before 1.0 (CONTRIBUTING.md, "Versions").
+abi=$major
+[ "$major" != 0 ] || abi=$major.$minor
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 
@@ -26,14 +29,14 @@ cmake -S "$tmp/src" -B "$tmp/build" -DCMAKE_PREFIX_PATH="$prefix" \
 	|| { cat "$tmp/configure.log"; fail "configure against $prefix"; }
 cmake --build "$tmp/build" >"$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "build"; }
 
-readelf -d "$tmp/build/example-shared" | grep "NEEDED.*\[librobotstxt.so.$major\]" >/dev/null \
-	|| fail "example-shared does not need librobotstxt.so.$major"
+readelf -d "$tmp/build/example-shared" | grep "NEEDED.*\[librobotstxt.so.$abi\]" >/dev/null \
+	|| fail "example-shared does not need librobotstxt.so.$abi"
 ! readelf -d "$tmp/build/example-static" | grep 'NEEDED.*robotstxt' >/dev/null \
 	|| fail "example-static needs a robotstxt shared object"
 # CMake gives the build an rpath to the imported library's directory.
 "$tmp/build/example-shared" >/dev/null || fail "example-shared did not run"
 "$tmp/build/example-static" >/dev/null || fail "example-static did not run"
-echo "cmake-consumer: robotstxt::robotstxt (librobotstxt.so.$major) and robotstxt::robotstxt_static linked and ran"
+echo "cmake-consumer: robotstxt::robotstxt (librobotstxt.so.$abi) and robotstxt::robotstxt_static linked and ran"
 
 # One minor above: a 0.x release promises nothing across minors, and no
 # release satisfies a later version than its own.
