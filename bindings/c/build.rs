@@ -10,7 +10,11 @@ fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let major = std::env::var("CARGO_PKG_VERSION_MAJOR").unwrap_or_default();
     let minor = std::env::var("CARGO_PKG_VERSION_MINOR").unwrap_or_default();
-    let abi = if major == "0" { format!("0.{minor}") } else { major };
+    let abi = if major == "0" {
+        format!("0.{minor}")
+    } else {
+        major
+    };
     // ELF platforms whose linkers take -soname; macOS uses install names.
     if matches!(
         os.as_str(),
