@@ -1,27 +1,30 @@
 # Go as a user installs it. dist-go writes dist/go, the module tree a
 # release tags and pushes to github.com/robotstxt-engine/robotstxt-go: the
-# package's sources with the tests that need neither the network nor the
-# repository, include/robotstxt.h, this platform's librobotstxt.a stripped
-# of debug information and bitcode, a go.mod that requires only go-redis
-# (for the fleet's shared cache and pacer) and what it needs,
-# README.md (the Go section of README.md) and the licences. dist-test-go
-# then uses it from a temporary folder, without Rust (tools/dist/test-go.sh).
+# sources of the package and of its sub-package fleet, with the tests that
+# need neither the network nor the repository, include/robotstxt.h, this
+# platform's librobotstxt.a stripped of debug information and bitcode, a
+# go.mod that requires only go-redis (for package fleet alone) and what it
+# needs, README.md (the Go section of README.md) and the licences.
+# dist-test-go then uses it from a temporary folder, without Rust
+# (tools/dist/test-go.sh).
 
 .PHONY: dist-go dist-test-go
 
 DIST_GO := dist/go
 # The repository the module is built from, for the links in its README.
 DIST_GO_REPO := https://github.com/robotstxt-engine/robotstxt
-# The tests that ship: those that need no other module, no network but
-# loopback (httptest) and none of the repository's files (tests/vectors,
-# the corpus, ../shared); the benchmark, the vectors and the corpus-based
-# ones stay here.
-DIST_GO_TESTS := agent_test.go api_test.go cache_test.go concurrency_test.go doc_test.go \
-	example_test.go export_test.go memory_test.go pacer_test.go
+# The tests that ship: those that need no module the packages do not, no
+# network but loopback (httptest), no Redis server and none of the
+# repository's files (tests/vectors, the corpus, ../shared); the benchmark,
+# the vectors, the corpus-based ones and the fleet's, which start Redis,
+# stay here, and so does their runner, internal/vectortest. fleet's example
+# is compiled, not run.
+DIST_GO_TESTS := agent_test.go api_test.go cache_test.go concurrency_test.go deps_test.go \
+	doc_test.go example_test.go export_test.go memory_test.go pacer_test.go fleet/example_test.go
 # Paths under $(GO_DIR); deferred, as GO_PLATFORM (mk/go.mk) is.
-DIST_GO_FILES = $(filter-out %_test.go,$(notdir $(wildcard $(GO_DIR)/*.go))) $(DIST_GO_TESTS) \
-	shim.h $(patsubst $(GO_DIR)/%,%,$(wildcard $(GO_DIR)/internal/*/*.go)) \
-	include/include.go lib/$(GO_PLATFORM)/lib.go
+DIST_GO_FILES = $(patsubst $(GO_DIR)/%,%,$(filter-out %_test.go $(GO_DIR)/internal/vectortest/%, \
+		$(wildcard $(GO_DIR)/*.go $(GO_DIR)/fleet/*.go $(GO_DIR)/internal/*/*.go))) \
+	$(DIST_GO_TESTS) shim.h include/include.go lib/$(GO_PLATFORM)/lib.go
 DIST_GO_LIB = $(DIST_GO)/lib/$(GO_PLATFORM)/librobotstxt.a
 # Most of the archive is LLVM bitcode that rustc embeds for cross-crate LTO
 # (.llvmbc); no C linker reads it, so it goes too (29 MB -> 7 MB).
@@ -38,8 +41,8 @@ dist-go: c-lib
 	strip --strip-debug $(DIST_GO_STRIP_BITCODE) -o $(DIST_GO_LIB) $(C_LIB_A)
 	printf 'module github.com/robotstxt-engine/robotstxt-go\n\ngo %s\n' \
 		"$$(sed -n 's/^go //p' $(GO_DIR)/go.mod)" > $(DIST_GO)/go.mod
-	@# The fleet's shared cache and pacer need go-redis, at the binding's
-	@# version; tidy adds what it needs in turn.
+	@# Package fleet needs go-redis, at the binding's version; tidy adds
+	@# what it needs in turn.
 	cd $(DIST_GO) && $(GO) mod edit \
 		-require=github.com/redis/go-redis/v9@$$(sed -n 's|^\s*github.com/redis/go-redis/v9 ||p' $(abspath $(GO_DIR))/go.mod) \
 		&& GOFLAGS=-mod=mod $(GO) mod tidy

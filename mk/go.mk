@@ -1,10 +1,13 @@
 # Go: the cgo binding in bindings/go (module
 # github.com/robotstxt-engine/robotstxt-go), linked statically against
 # target/release/librobotstxt.a (c-lib, in mk/c.mk) as staged by go-stage;
-# its tests under the race detector, also with GOGC=1 and
-# cgocheck; the examples in examples/go; the benchmark against
-# temoto/robotstxt and jimsmart/grobotstxt; and the demo. Modules come from
-# go.sum through the Go module proxy (go test downloads what is missing).
+# its tests under the race detector, also with GOGC=1 and cgocheck, with
+# those of its sub-package fleet (bindings/go/fleet: the shared cache and
+# pacer, over a Redis server of mk/redis.mk), the only package that links
+# go-redis (deps_test.go fails when the root package does); the examples
+# in examples/go; the benchmark against temoto/robotstxt and
+# jimsmart/grobotstxt; and the demo. Modules come from go.sum through the
+# Go module proxy (go test downloads what is missing).
 
 .PHONY: go-stage go-test go-docs-check go-bench demo-go
 
@@ -40,7 +43,7 @@ go-test: go-stage
 	cd $(GO_DIR) && GOGC=1 GODEBUG=cgocheck=1 $(GO_TEST) -race ./...
 	cd $(GO_EXAMPLES) && $(GO) vet ./... && $(GO_TEST) -race ./...
 	$(MAKE) --no-print-directory go-docs-check
-	@echo "go-test: vet, go test -race (and with GOGC=1 GODEBUG=cgocheck=1) passed in $(GO_DIR) and $(GO_EXAMPLES), gofmt clean"
+	@echo "go-test: vet, go test -race (and with GOGC=1 GODEBUG=cgocheck=1) passed in $(GO_DIR) (with fleet) and $(GO_EXAMPLES), gofmt clean"
 
 # README.md shows the polite crawler as it is in examples/go (fails when
 # they drift apart), and its complete example builds and runs.
@@ -54,8 +57,9 @@ go-docs-check: go-stage
 	@printf 'module example\n\ngo 1.24\n\nrequire github.com/robotstxt-engine/robotstxt-go v0.0.0\n\nreplace github.com/robotstxt-engine/robotstxt-go => %s\n' \
 		"$(abspath $(GO_DIR))" > $(GO_DOCS)/example/go.mod
 	@cp $(GO_EXAMPLES)/go.sum $(GO_DOCS)/example/go.sum
-	@# -mod=mod: the module's go.mod names only the binding; go adds what the
-	@# binding requires in turn (go-redis), from the go.sum copied above.
+	@# -mod=mod: the module's go.mod names only the binding; go adds what
+	@# the packages it uses require in turn, from the go.sum copied above
+	@# (package robotstxt itself requires none: go-redis is fleet's).
 	cd $(GO_DOCS)/example && $(GO) vet -mod=mod . && $(GO) run -mod=mod .
 	@echo "go-docs-check: README.md shows examples/go/polite as it is, and its example runs"
 

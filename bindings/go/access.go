@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/robotstxt-engine/robotstxt-go/internal/units"
 )
 
 // AccessPolicy says how to read the statuses where RFC 9309 leaves a
@@ -201,12 +203,7 @@ func FromOutcome(resp Response, policy AccessPolicy, opts ...Option) (Dispositio
 	return Disposition(r.disposition), newRobots(r.robots), nil
 }
 
-func httpStatus(status int) C.uint16_t {
-	if status < 0 || status > math.MaxUint16 {
-		return math.MaxUint16 // no real status: "anything else"
-	}
-	return C.uint16_t(status)
-}
+func httpStatus(status int) C.uint16_t { return C.uint16_t(units.Status(status)) }
 
 func count32(n int) C.uint32_t {
 	switch {
@@ -219,25 +216,11 @@ func count32(n int) C.uint32_t {
 }
 
 // durationMS converts to whole milliseconds, rounding up; negative is 0.
-func durationMS(d time.Duration) C.uint64_t {
-	if d <= 0 {
-		return 0
-	}
-	ms := d / time.Millisecond
-	if d%time.Millisecond != 0 {
-		ms++
-	}
-	return C.uint64_t(ms)
-}
+func durationMS(d time.Duration) C.uint64_t { return C.uint64_t(units.MS(d)) }
 
 // unixMS is t in milliseconds since the Unix epoch, the core's clock;
 // times before 1970 are 0.
-func unixMS(t time.Time) C.uint64_t {
-	if ms := t.UnixMilli(); ms > 0 {
-		return C.uint64_t(ms)
-	}
-	return 0
-}
+func unixMS(t time.Time) C.uint64_t { return C.uint64_t(units.UnixMS(t)) }
 
 // fromUnixMS is the inverse of unixMS; "never" (the largest values) stays
 // the far future.

@@ -27,11 +27,13 @@
 //     sleeps until the request may go; Record says when it ended.
 //   - ProductToken finds the crawler's product token in a User-Agent
 //     header.
-//   - SharedRobotsCache and SharedPacer do the work of Cache and Pacer for
-//     a fleet of workers through Redis: one fetch per origin and one pace
-//     per host for the whole fleet. SharedRobotsCache.Lookup and
-//     SharedLease are the steps under its Rules, as Cache.Lookup and
-//     Lease are Cache's, with the same answers and an explicit clock.
+//   - Package fleet (github.com/robotstxt-engine/robotstxt-go/fleet):
+//     fleet.Cache and fleet.Pacer do the work of Cache and Pacer for a
+//     fleet of workers through Redis: one fetch per origin and one pace per
+//     host for the whole fleet. It is a package of its own so that this one
+//     links no Redis client. It is built on Entry.Encode, DecodeEntry,
+//     FleetScript, RobotsOrigin, PacerHost and Rules.WithRetryAt, there too
+//     for a crawler that brings its own store.
 //
 // Usage preferences (behaviour §10): Rules.Preferences says what a URL's
 // content may be used for (Content-Usage, such as train-ai=n), and

@@ -40,7 +40,7 @@ var (
 	// answer never replaces a newer one).
 	ErrInvalidLease = errors.New("robotstxt: invalid lease")
 	// ErrClosed: a lease stored or abandoned after its Cache was closed,
-	// or a SharedRobotsCache or SharedPacer used after Close.
+	// or a fleet.Cache or fleet.Pacer used after Close.
 	ErrClosed = errors.New("robotstxt: cache closed")
 	// ErrInvalidTicket: a pacer ticket confirmed again after it was told
 	// go or disabled, or confirmed with another pacer.

@@ -2,9 +2,9 @@ package robotstxt
 
 // What a fleet's shared store needs from the core: an Entry as bytes and
 // back, its rules, the keys a copy and a host's pace are stored under, and
-// the Lua scripts that run each shared step in Redis. SharedRobotsCache
-// and SharedPacer use them; they are exported for a crawler that brings
-// its own store code.
+// the Lua scripts that run each shared step in Redis. The fleet package
+// (fleet.Cache, fleet.Pacer) uses them; they are exported for it and for a
+// crawler that brings its own store code.
 
 /*
 #include "shim.h"
@@ -212,13 +212,16 @@ func (e *Entry) RulesFor(now time.Time, token string) (*Rules, error) {
 	return newRules((*C.robotstxt_rules)(r.handle)), nil
 }
 
-// withRetryAt returns a copy of the rules that says to ask again at t
-// (RetryAt): a fleet's answer while another worker fetches.
-func (r *Rules) withRetryAt(t time.Time) (*Rules, error) {
+// WithRetryAt returns a copy of the rules whose RetryAt is t, their rules
+// and Blanket unchanged: what a cache over a shared store answers while
+// another worker fetches, until that worker's lease runs out, as
+// fleet.Cache does. The copy is yours to Close, and stays valid whatever
+// happens to r.
+func (r *Rules) WithRetryAt(t time.Time) (*Rules, error) {
 	res := C.go_rules_with_retry_at(r.handle(), unixMS(t))
 	runtime.KeepAlive(r)
 	if res.status != C.ROBOTSTXT_STATUS_OK {
-		return nil, failure("Rules.withRetryAt", res.status, res.err, "")
+		return nil, failure("Rules.WithRetryAt", res.status, res.err, "")
 	}
 	return newRules((*C.robotstxt_rules)(res.handle)), nil
 }

@@ -8,10 +8,10 @@ package robotstxt
 //  1. git clone https://github.com/robotstxt-engine/robotstxt
 //     cd robotstxt
 //     git checkout vX.Y.Z   # the version of this module
-//  2. make c-lib            # or: cargo build --release --lib (Rust 1.82+)
+//  2. make c-lib            # or: cargo build --release -p robotstxt-c (Rust 1.88+)
 //  3. export CGO_LDFLAGS="$PWD/target/release/librobotstxt.a -lgcc_s -lutil -lrt -lpthread -lm -ldl"
 //     On other systems than Linux, put after the library the system
-//     libraries that `cargo rustc --release --lib -- --print native-static-libs`
+//     libraries that `cargo rustc --release -p robotstxt-c --crate-type staticlib -- --print native-static-libs`
 //     prints instead.
 //  4. export GOFLAGS=-tags=robotstxt_from_source
 //     then go build, go test or go run in your module as usual.

@@ -2,12 +2,11 @@ package robotstxt_test
 
 // Runs every case of tests/vectors/*.json (format: tests/vectors/README.md)
 // through the Go binding, with the answers the Rust suite checks. Decoding
-// is strict: a field the runner does not know fails the case, so a typo
-// cannot hide one.
+// is strict (vectortest.Strict): a field the runner does not know fails the
+// case, so a typo cannot hide one. The cache and pacing runners are in
+// internal/vectortest, which the fleet's tests run too.
 
 import (
-	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,86 +26,10 @@ import (
 	"golang.org/x/net/idna"
 
 	"github.com/robotstxt-engine/robotstxt-go"
+	"github.com/robotstxt-engine/robotstxt-go/internal/vectortest"
 )
 
 const vectorDir = "../../tests/vectors"
-
-// strict decodes data into v, failing on unknown fields and trailing data.
-func strict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if dec.More() {
-		return fmt.Errorf("trailing data after the JSON value")
-	}
-	return nil
-}
-
-// nullable is a field that may be absent, null, or a value.
-type nullable[T any] struct {
-	Set, Null bool
-	V         T
-}
-
-func (n *nullable[T]) UnmarshalJSON(data []byte) error {
-	n.Set = true
-	if string(data) == "null" {
-		n.Null = true
-		return nil
-	}
-	return strict(data, &n.V)
-}
-
-// byteString is a body or URL: a JSON string, or parts of text, hex and
-// repeats.
-type byteString []byte
-
-func (b *byteString) UnmarshalJSON(data []byte) error {
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		*b = []byte(s)
-		return nil
-	}
-	var parts []struct {
-		Text   *string `json:"text"`
-		Hex    *string `json:"hex"`
-		Repeat *string `json:"repeat"`
-		Times  int     `json:"times"`
-	}
-	if err := strict(data, &parts); err != nil {
-		return err
-	}
-	var out []byte
-	for _, p := range parts {
-		switch {
-		case p.Text != nil:
-			out = append(out, *p.Text...)
-		case p.Hex != nil:
-			raw, err := hex.DecodeString(*p.Hex)
-			if err != nil {
-				return err
-			}
-			out = append(out, raw...)
-		case p.Repeat != nil:
-			out = append(out, bytes.Repeat([]byte(*p.Repeat), p.Times)...)
-		default:
-			return fmt.Errorf("a body part with nothing in it")
-		}
-	}
-	*b = out
-	return nil
-}
-
-type vectorFile struct {
-	Spec  string            `json:"spec"`
-	Note  string            `json:"note"`
-	Cases []json.RawMessage `json:"cases"`
-}
 
 // runners, by file; every file in tests/vectors must have one.
 var runners = map[string]func(t *testing.T, raw json.RawMessage) (name string){
@@ -142,8 +65,8 @@ func TestVectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var file vectorFile
-		if err := strict(data, &file); err != nil {
+		var file vectortest.File
+		if err := vectortest.Strict(data, &file); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		seen := map[string]bool{}
@@ -170,17 +93,12 @@ func TestVectors(t *testing.T) {
 // --- parse-and-ask cases ---
 
 type check struct {
-	URL      *string     `json:"url"`
-	URLParts *byteString `json:"url_parts"`
-	Allowed  bool        `json:"allowed"`
-	Line     *int        `json:"line"`
-	Kind     *string     `json:"kind"`
-	Pattern  *string     `json:"pattern"`
-}
-
-type rate struct {
-	Requests uint32 `json:"requests"`
-	Seconds  uint32 `json:"seconds"`
+	URL      *string                `json:"url"`
+	URLParts *vectortest.ByteString `json:"url_parts"`
+	Allowed  bool                   `json:"allowed"`
+	Line     *int                   `json:"line"`
+	Kind     *string                `json:"kind"`
+	Pattern  *string                `json:"pattern"`
 }
 
 type diag struct {
@@ -197,17 +115,17 @@ type parseCase struct {
 		ParseLimit *int  `json:"parse_limit"`
 		Typos      *bool `json:"typos"`
 	} `json:"options"`
-	Body        byteString        `json:"body"`
-	Token       *string           `json:"token"`
-	Tokens      []string          `json:"tokens"`
-	Mode        string            `json:"mode"`
-	Checks      []check           `json:"checks"`
-	Error       string            `json:"error"`
-	CrawlDelay  nullable[float64] `json:"crawl_delay"`
-	RequestRate nullable[rate]    `json:"request_rate"`
-	Sitemaps    *[]string         `json:"sitemaps"`
-	Host        nullable[string]  `json:"host"`
-	Diagnostics *[]diag           `json:"diagnostics"`
+	Body        vectortest.ByteString                `json:"body"`
+	Token       *string                              `json:"token"`
+	Tokens      []string                             `json:"tokens"`
+	Mode        string                               `json:"mode"`
+	Checks      []check                              `json:"checks"`
+	Error       string                               `json:"error"`
+	CrawlDelay  vectortest.Nullable[float64]         `json:"crawl_delay"`
+	RequestRate vectortest.Nullable[vectortest.Rate] `json:"request_rate"`
+	Sitemaps    *[]string                            `json:"sitemaps"`
+	Host        vectortest.Nullable[string]          `json:"host"`
+	Diagnostics *[]diag                              `json:"diagnostics"`
 	// Usage preferences (behaviour §10), compared as whole JSON values as
 	// the Rust runner does.
 	Preferences     []json.RawMessage `json:"preferences"`
@@ -270,7 +188,7 @@ func runChecks(t *testing.T, rules *robotstxt.Rules, checks []check, at string) 
 
 func runParseCase(t *testing.T, raw json.RawMessage) string {
 	var c parseCase
-	if err := strict(raw, &c); err != nil {
+	if err := vectortest.Strict(raw, &c); err != nil {
 		t.Fatalf("%v in %.200s", err, raw)
 	}
 	for _, profile := range profiles(c.Profile) {
@@ -510,7 +428,7 @@ func runPreferenceChecks(t *testing.T, rules *robotstxt.Rules, c *parseCase, at 
 			Labels     json.RawMessage `json:"labels"`
 			Statements json.RawMessage `json:"statements"`
 		}
-		if err := strict(raw, &check); err != nil {
+		if err := vectortest.Strict(raw, &check); err != nil {
 			t.Fatalf("%s: preferences: %v", at, err)
 		}
 		got, err := rules.Preferences(check.URL)
@@ -570,7 +488,7 @@ func runPreferenceChecks(t *testing.T, rules *robotstxt.Rules, c *parseCase, at 
 			Labels json.RawMessage `json:"labels"`
 			Error  *string         `json:"error"`
 		}
-		if err := strict(raw, &check); err != nil {
+		if err := vectortest.Strict(raw, &check); err != nil {
 			t.Fatalf("%s: header: %v", at, err)
 		}
 		where := fmt.Sprintf("%s %s field %q", at, check.URL, check.Field)
@@ -609,34 +527,24 @@ func plainlyQuotable(s string) bool {
 // --- access cases (behaviour §6) ---
 
 type accessCase struct {
-	Name       string        `json:"name"`
-	Note       string        `json:"note"`
-	Status     nullable[int] `json:"status"`
-	Redirects  int           `json:"redirects"`
-	Policy     string        `json:"policy"`
-	Access     string        `json:"access"`
-	RetryLater *bool         `json:"retry_later"`
-}
-
-func accessPolicy(name string) robotstxt.AccessPolicy {
-	switch name {
-	case "careful", "":
-		return robotstxt.Careful
-	case "strict":
-		return robotstxt.StrictRFC
-	}
-	panic("unknown policy " + name)
+	Name       string                   `json:"name"`
+	Note       string                   `json:"note"`
+	Status     vectortest.Nullable[int] `json:"status"`
+	Redirects  int                      `json:"redirects"`
+	Policy     string                   `json:"policy"`
+	Access     string                   `json:"access"`
+	RetryLater *bool                    `json:"retry_later"`
 }
 
 func runAccessCase(t *testing.T, raw json.RawMessage) string {
 	var c accessCase
-	if err := strict(raw, &c); err != nil {
+	if err := vectortest.Strict(raw, &c); err != nil {
 		t.Fatalf("%v in %.200s", err, raw)
 	}
 	if !c.Status.Set {
 		t.Fatalf("%s: no status", c.Name)
 	}
-	got := robotstxt.Classify(c.Status.V, c.Redirects, accessPolicy(c.Policy)) // null: 0, no response
+	got := robotstxt.Classify(c.Status.V, c.Redirects, vectortest.AccessPolicy(c.Policy)) // null: 0, no response
 	if got.String() != c.Access {
 		t.Errorf("%s: access %s, want %s", c.Name, got, c.Access)
 	}
@@ -645,7 +553,7 @@ func runAccessCase(t *testing.T, raw json.RawMessage) string {
 	}
 	// FromOutcome agrees, and parses only what it follows.
 	d, robots, err := robotstxt.FromOutcome(robotstxt.Response{Status: c.Status.V, Redirects: c.Redirects,
-		Body: []byte("User-agent: *\nDisallow: /\n")}, accessPolicy(c.Policy))
+		Body: []byte("User-agent: *\nDisallow: /\n")}, vectortest.AccessPolicy(c.Policy))
 	if err != nil || d != got || (robots != nil) != (got == robotstxt.FollowRules) {
 		t.Errorf("%s: FromOutcome %v %v %v", c.Name, d, robots, err)
 	}
@@ -657,121 +565,34 @@ func runAccessCase(t *testing.T, raw json.RawMessage) string {
 
 // --- freshness timelines (behaviour §7) ---
 
-type policyJSON struct {
-	FreshForS         *float64 `json:"fresh_for_s"`
-	RetryS            *float64 `json:"retry_s"`
-	UnreachableLimitS *float64 `json:"unreachable_limit_s"`
-	AfterLimit        *string  `json:"after_limit"`
-	Access            *string  `json:"access"`
-}
-
-func secondsOf(s float64) time.Duration { return time.Duration(math.Round(s*1000)) * time.Millisecond }
-
 func clock(s float64) time.Time { return time.UnixMilli(int64(math.Round(s * 1000))) }
 
-func (p *policyJSON) policy() robotstxt.FreshnessPolicy {
-	policy := robotstxt.DefaultFreshnessPolicy()
-	if p == nil {
-		return policy
-	}
-	if p.FreshForS != nil {
-		policy.FreshFor = secondsOf(*p.FreshForS)
-	}
-	if p.RetryS != nil {
-		policy.Retry = secondsOf(*p.RetryS)
-	}
-	if p.UnreachableLimitS != nil {
-		policy.UnreachableLimit = secondsOf(*p.UnreachableLimitS)
-	}
-	if p.AfterLimit != nil {
-		switch *p.AfterLimit {
-		case "keep":
-			policy.AfterLimit = robotstxt.KeepCopy
-		case "allow":
-			policy.AfterLimit = robotstxt.AllowAllAfterLimit
-		default:
-			panic("after_limit " + *p.AfterLimit)
-		}
-	}
-	if p.Access != nil {
-		policy.Access = accessPolicy(*p.Access)
-	}
-	return policy
-}
-
-type fetchJSON struct {
-	Status       nullable[int] `json:"status"`
-	Redirects    int           `json:"redirects"`
-	Body         byteString    `json:"body"`
-	MaxAgeS      *float64      `json:"max_age_s"`
-	RetryAfterS  *float64      `json:"retry_after_s"`
-	ETag         *string       `json:"etag"`
-	LastModified *string       `json:"last_modified"`
-}
-
-func (f *fetchJSON) response() robotstxt.Response {
-	r := robotstxt.Response{Status: f.Status.V, Redirects: f.Redirects, Body: f.Body}
-	if f.MaxAgeS != nil {
-		r.MaxAge, r.HasMaxAge = secondsOf(*f.MaxAgeS), true
-	}
-	if f.RetryAfterS != nil {
-		r.RetryAfter, r.HasRetryAfter = secondsOf(*f.RetryAfterS), true
-	}
-	if f.ETag != nil {
-		r.ETag = *f.ETag
-	}
-	if f.LastModified != nil {
-		r.LastModified = *f.LastModified
-	}
-	return r
-}
-
-type validatorsJSON struct {
-	ETag         nullable[string] `json:"etag"`
-	LastModified nullable[string] `json:"last_modified"`
-}
-
-func (v *validatorsJSON) check(t *testing.T, got robotstxt.Validators, where string) {
-	t.Helper()
-	if !v.ETag.Set || !v.LastModified.Set {
-		t.Fatalf("%s: validators need etag and last_modified", where)
-	}
-	if got.ETag != v.ETag.V || got.LastModified != v.LastModified.V {
-		t.Errorf("%s: validators %+v, want etag %+v last_modified %+v", where, got, v.ETag, v.LastModified)
-	}
-}
-
-type simpleCheck struct {
-	URL     string `json:"url"`
-	Allowed bool   `json:"allowed"`
-}
-
 type timelineStep struct {
-	AtS        float64         `json:"at_s"`
-	Note       string          `json:"note"`
-	Fetch      *fetchJSON      `json:"fetch"`
-	Due        *bool           `json:"due"`
-	Access     string          `json:"access"`
-	Checks     []simpleCheck   `json:"checks"`
-	Token      string          `json:"token"`
-	NextTryS   *float64        `json:"next_try_s"`
-	Validators *validatorsJSON `json:"validators"`
+	AtS        float64                  `json:"at_s"`
+	Note       string                   `json:"note"`
+	Fetch      *vectortest.Fetch        `json:"fetch"`
+	Due        *bool                    `json:"due"`
+	Access     string                   `json:"access"`
+	Checks     []vectortest.SimpleCheck `json:"checks"`
+	Token      string                   `json:"token"`
+	NextTryS   *float64                 `json:"next_try_s"`
+	Validators *vectortest.Validators   `json:"validators"`
 }
 
 type timelineCase struct {
-	Name    string         `json:"name"`
-	Note    string         `json:"note"`
-	Policy  *policyJSON    `json:"policy"`
-	Steps   []timelineStep `json:"steps"`
-	Fetches *int           `json:"fetches"`
+	Name    string             `json:"name"`
+	Note    string             `json:"note"`
+	Policy  *vectortest.Policy `json:"policy"`
+	Steps   []timelineStep     `json:"steps"`
+	Fetches *int               `json:"fetches"`
 }
 
 func runTimeline(t *testing.T, raw json.RawMessage) string {
 	var c timelineCase
-	if err := strict(raw, &c); err != nil {
+	if err := vectortest.Strict(raw, &c); err != nil {
 		t.Fatalf("%v in %.200s", err, raw)
 	}
-	entry, err := robotstxt.NewEntry(c.Policy.policy())
+	entry, err := robotstxt.NewEntry(c.Policy.FreshnessPolicy())
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
@@ -784,7 +605,7 @@ func runTimeline(t *testing.T, raw json.RawMessage) string {
 			if step.Due != nil || step.Access != "" || step.Checks != nil || step.NextTryS != nil || step.Validators != nil || step.Token != "" {
 				t.Fatalf("%s: a fetch step asks nothing", where)
 			}
-			entry.Record(now, step.Fetch.response())
+			entry.Record(now, step.Fetch.Response())
 			fetches++
 			continue
 		}
@@ -796,7 +617,7 @@ func runTimeline(t *testing.T, raw json.RawMessage) string {
 			t.Errorf("%s: next try %v, want %v", where, state.DueAt.UnixMilli(), clock(*step.NextTryS).UnixMilli())
 		}
 		if step.Validators != nil {
-			step.Validators.check(t, state.Validators, where)
+			step.Validators.Check(t, state.Validators, where)
 		}
 		answer, robots := entry.Answer(now)
 		if step.Access != "" && answer.String() != step.Access {
@@ -833,121 +654,12 @@ func runTimeline(t *testing.T, raw json.RawMessage) string {
 	return c.Name
 }
 
-// --- cache timelines (behaviour §6–§7) ---
-
-type cacheStep struct {
-	AtS          *float64          `json:"at_s"`
-	Note         string            `json:"note"`
-	Lookup       *string           `json:"lookup"`
-	WhenFetching string            `json:"when_fetching"`
-	Expect       string            `json:"expect"`
-	Stale        *bool             `json:"stale"`
-	Answer       string            `json:"answer"`
-	Checks       []simpleCheck     `json:"checks"`
-	Token        *string           `json:"token"`
-	Validators   *validatorsJSON   `json:"validators"`
-	Lease        string            `json:"lease"`
-	Origin       *string           `json:"origin"`
-	UntilS       *float64          `json:"until_s"`
-	Error        string            `json:"error"`
-	Store        string            `json:"store"`
-	Fetch        *fetchJSON        `json:"fetch"`
-	Abandon      string            `json:"abandon"`
-	Stats        map[string]uint64 `json:"stats"`
-	Cause        nullable[struct {
-		Kind   string `json:"kind"`
-		Status *int   `json:"status"`
-	}] `json:"cause"`
-	RetryAtS nullable[float64] `json:"retry_at_s"`
-}
-
-type cacheCase struct {
-	Name    string `json:"name"`
-	Note    string `json:"note"`
-	Options *struct {
-		Capacity *int        `json:"capacity"`
-		LeaseS   *float64    `json:"lease_s"`
-		Policy   *policyJSON `json:"policy"`
-	} `json:"options"`
-	Steps []cacheStep `json:"steps"`
-}
-
-// cacheUnderTest is what a cache timeline drives: a Cache, or a
-// SharedRobotsCache over Redis (fleet_vectors_test.go).
-type cacheUnderTest interface {
-	lookup(url, token string, now time.Time, when robotstxt.WhenFetching) (robotstxt.Lookup, leaseUnderTest, error)
-	// stats are the counters, named as in cache.json.
-	stats(t *testing.T) map[string]uint64
-}
-
-// leaseUnderTest is a *Lease or a *SharedLease.
-type leaseUnderTest interface {
-	Origin() string
-	RobotsURL() string
-	Validators() robotstxt.Validators
-	store(now time.Time, resp robotstxt.Response) error
-	abandon() error
-}
-
-type localCache struct {
-	*robotstxt.Cache
-	leases []*robotstxt.Lease // closed when the case ends
-}
-
-func (c *localCache) lookup(url, token string, now time.Time, when robotstxt.WhenFetching) (robotstxt.Lookup, leaseUnderTest, error) {
-	l, err := c.Lookup(url, token, now, when)
-	if l.Lease == nil {
-		return l, nil, err
-	}
-	c.leases = append(c.leases, l.Lease)
-	return l, localLease{l.Lease}, err
-}
-
-func (c *localCache) stats(t *testing.T) map[string]uint64 {
-	s := c.Stats()
-	if int(s.Entries) != c.Len() {
-		t.Errorf("Len %d but Entries %d", c.Len(), s.Entries)
-	}
-	return map[string]uint64{"hits": s.Hits, "misses": s.Misses, "fetches": s.Fetches,
-		"stale": s.Stale, "evictions": s.Evictions, "entries": s.Entries}
-}
-
-type localLease struct{ *robotstxt.Lease }
-
-func (l localLease) store(now time.Time, resp robotstxt.Response) error {
-	_, err := l.Store(now, resp)
-	return err
-}
-
-func (l localLease) abandon() error { return l.Abandon() }
-
-func readCacheCase(t *testing.T, raw json.RawMessage) cacheCase {
-	t.Helper()
-	var c cacheCase
-	if err := strict(raw, &c); err != nil {
-		t.Fatalf("%v in %.200s", err, raw)
-	}
-	return c
-}
-
-// settings are the case's options; 0 where it gives none.
-func (c *cacheCase) settings() (capacity int, lease time.Duration, policy robotstxt.FreshnessPolicy) {
-	if c.Options == nil {
-		return 0, 0, robotstxt.DefaultFreshnessPolicy()
-	}
-	if c.Options.Capacity != nil {
-		capacity = *c.Options.Capacity
-	}
-	if c.Options.LeaseS != nil {
-		lease = secondsOf(*c.Options.LeaseS)
-	}
-	return capacity, lease, c.Options.Policy.policy()
-}
+// --- cache timelines (behaviour §6–§7), run by internal/vectortest ---
 
 func runCacheCase(t *testing.T, raw json.RawMessage) string {
-	c := readCacheCase(t, raw)
+	c := vectortest.ReadCacheCase(t, raw)
 	options := robotstxt.DefaultCacheOptions()
-	capacity, lease, policy := c.settings()
+	capacity, lease, policy := c.Settings()
 	if capacity != 0 {
 		options.Capacity = capacity
 	}
@@ -959,328 +671,50 @@ func runCacheCase(t *testing.T, raw json.RawMessage) string {
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
-	local := &localCache{Cache: cache}
+	var leases []*robotstxt.Lease // closed when the case ends
 	defer func() {
-		for _, l := range local.leases {
+		for _, l := range leases {
 			l.Close()
 		}
 		cache.Close()
 	}()
-	runCacheSteps(t, c, local, clock)
+	vectortest.RunCacheSteps(t, c, vectortest.Cache{
+		Lookup: func(url, token string, now time.Time, when robotstxt.WhenFetching) (robotstxt.Lookup, vectortest.Lease, error) {
+			l, err := cache.Lookup(url, token, now, when)
+			if l.Lease == nil {
+				return l, nil, err
+			}
+			leases = append(leases, l.Lease)
+			return l, l.Lease, err
+		},
+		Store: func(lease vectortest.Lease, now time.Time, resp robotstxt.Response) error {
+			_, err := lease.(*robotstxt.Lease).Store(now, resp)
+			return err
+		},
+		Abandon: func(lease vectortest.Lease) error { return lease.(*robotstxt.Lease).Abandon() },
+		Stats: func(t *testing.T) map[string]uint64 {
+			s := cache.Stats()
+			if int(s.Entries) != cache.Len() {
+				t.Errorf("Len %d but Entries %d", cache.Len(), s.Entries)
+			}
+			return map[string]uint64{"hits": s.Hits, "misses": s.Misses, "fetches": s.Fetches,
+				"stale": s.Stale, "evictions": s.Evictions, "entries": s.Entries}
+		},
+	}, clock)
 	return c.Name
 }
 
-// runCacheSteps runs the case's steps through cache, at(at_s) being each
-// step's time.
-func runCacheSteps(t *testing.T, c cacheCase, cache cacheUnderTest, at func(float64) time.Time) {
-	t.Helper()
-	// Leases stay under their names once stored or abandoned: the binding
-	// itself must refuse a second use.
-	leases := map[string]leaseUnderTest{}
-	for i, step := range c.Steps {
-		where := fmt.Sprintf("%s step %d", c.Name, i)
-		if step.Stats != nil {
-			if step.AtS != nil || step.Lookup != nil || step.Store != "" || step.Abandon != "" {
-				t.Fatalf("%s: a stats step does nothing else", where)
-			}
-			got := cache.stats(t)
-			for key, want := range step.Stats {
-				g, ok := got[key]
-				if !ok {
-					t.Fatalf("%s: unknown counter %q", where, key)
-				}
-				if g != want {
-					t.Errorf("%s: stats.%s %d, want %d", where, key, g, want)
-				}
-			}
-			continue
-		}
-		if step.AtS == nil {
-			t.Fatalf("%s: no at_s", where)
-		}
-		now := at(*step.AtS)
-		switch {
-		case step.Store != "":
-			lease := leases[step.Store]
-			if lease == nil || step.Fetch == nil {
-				t.Fatalf("%s: store needs a known lease and a fetch", where)
-			}
-			err := lease.store(now, step.Fetch.response())
-			switch step.Error {
-			case "":
-				if err != nil {
-					t.Errorf("%s: store: %v", where, err)
-				}
-			case "invalid_lease":
-				var e *robotstxt.Error
-				if !errors.Is(err, robotstxt.ErrInvalidLease) || !errors.As(err, &e) {
-					t.Errorf("%s: store: want an invalid-lease *Error, got %v", where, err)
-				}
-			default:
-				t.Fatalf("%s: unknown error %q", where, step.Error)
-			}
-			continue
-		case step.Abandon != "":
-			lease := leases[step.Abandon]
-			if lease == nil || step.Error != "" {
-				t.Fatalf("%s: abandon needs a known lease", where)
-			}
-			if err := lease.abandon(); err != nil {
-				t.Errorf("%s: abandon: %v", where, err)
-			}
-			continue
-		case step.Lookup == nil:
-			t.Fatalf("%s: a step with nothing to do", where)
-		}
-		when := robotstxt.WaitForFetch
-		switch step.WhenFetching {
-		case "", "wait":
-		case "disallow_all":
-			when = robotstxt.DisallowWhileFetching
-		default:
-			t.Fatalf("%s: when_fetching %q", where, step.WhenFetching)
-		}
-		token := "ExampleBot"
-		if step.Token != nil {
-			token = *step.Token
-		}
-		got, lease, err := cache.lookup(*step.Lookup, token, now, when)
-		if step.Error != "" {
-			if step.Error != "invalid_url" || !errors.Is(err, robotstxt.ErrInvalidURL) {
-				t.Errorf("%s: want %s, got %v", where, step.Error, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", where, err)
-		}
-		if got.Kind.String() != step.Expect {
-			t.Errorf("%s: %s, want %s", where, got.Kind, step.Expect)
-		}
-		switch got.Kind {
-		case robotstxt.LookupReady:
-			if step.Stale != nil && got.Stale != *step.Stale {
-				t.Errorf("%s: stale %v, want %v", where, got.Stale, *step.Stale)
-			}
-			if step.Answer != "" && got.Answer.String() != step.Answer {
-				t.Errorf("%s: answer %s, want %s", where, got.Answer, step.Answer)
-			}
-			checkBlanket(t, got, where)
-			if step.Cause.Set {
-				want := step.Cause.V
-				switch {
-				case (got.Blanket == nil) != step.Cause.Null:
-					t.Errorf("%s: blanket %+v, want cause %+v", where, got.Blanket, step.Cause)
-				case got.Blanket == nil:
-				case got.Blanket.Cause.String() != want.Kind || (want.Status == nil) != (got.Blanket.Cause != robotstxt.CauseStatus) ||
-					(want.Status != nil && got.Blanket.Status != *want.Status):
-					t.Errorf("%s: cause %s status %d, want %+v", where, got.Blanket.Cause, got.Blanket.Status, want)
-				}
-			}
-			if step.RetryAtS.Set {
-				switch {
-				case step.RetryAtS.Null && !got.RetryAt.IsZero():
-					t.Errorf("%s: retry at %d, want none", where, got.RetryAt.UnixMilli())
-				case !step.RetryAtS.Null && !got.RetryAt.Equal(at(step.RetryAtS.V)):
-					t.Errorf("%s: retry at %d, want %vs", where, got.RetryAt.UnixMilli(), step.RetryAtS.V)
-				}
-			}
-			for _, ch := range step.Checks {
-				if a := got.Rules.Allowed(ch.URL); a != ch.Allowed {
-					t.Errorf("%s: %s allowed %v, want %v", where, ch.URL, a, ch.Allowed)
-				}
-			}
-			got.Rules.Close()
-		case robotstxt.LookupFetch:
-			if step.Validators != nil {
-				step.Validators.check(t, lease.Validators(), where)
-			}
-			if step.Cause.Set || step.RetryAtS.Set {
-				t.Fatalf("%s: cause and retry_at_s are for ready answers", where)
-			}
-			if step.Origin != nil && lease.Origin() != *step.Origin {
-				t.Errorf("%s: origin %q, want %q", where, lease.Origin(), *step.Origin)
-			}
-			if lease.RobotsURL() != lease.Origin()+"/robots.txt" {
-				t.Errorf("%s: robots URL %q", where, lease.RobotsURL())
-			}
-			if step.Lease == "" {
-				t.Fatalf("%s: a fetch needs a lease name", where)
-			}
-			leases[step.Lease] = lease
-		case robotstxt.LookupWait:
-			if step.UntilS != nil && !got.Until.Equal(at(*step.UntilS)) {
-				t.Errorf("%s: until %d, want %v", where, got.Until.UnixMilli(), *step.UntilS)
-			}
-		}
-	}
-}
-
-// checkBlanket checks that a ready lookup, its rules and their decisions
-// agree on whether and why the answer is blanket.
-func checkBlanket(t *testing.T, got robotstxt.Lookup, where string) {
-	t.Helper()
-	b, ok := got.Rules.Blanket()
-	retryAt, retry := got.Rules.RetryAt()
-	switch {
-	case ok != (got.Blanket != nil) || ok != (got.Answer != robotstxt.AnswerRules):
-		t.Errorf("%s: Rules.Blanket %+v %v, Lookup.Blanket %+v, answer %s", where, b, ok, got.Blanket, got.Answer)
-	case ok && b != *got.Blanket:
-		t.Errorf("%s: Rules.Blanket %+v, Lookup.Blanket %+v", where, b, *got.Blanket)
-	case ok && b.Allowed != (got.Answer == robotstxt.AnswerAllowAll):
-		t.Errorf("%s: blanket allowed %v for answer %s", where, b.Allowed, got.Answer)
-	case retry == got.RetryAt.IsZero() || !retryAt.Equal(got.RetryAt):
-		t.Errorf("%s: Rules.RetryAt %v %v, Lookup.RetryAt %v", where, retryAt, retry, got.RetryAt)
-	}
-	d := got.Rules.Decide("https://any.test/page")
-	want := map[robotstxt.Answer]robotstxt.DecisionKind{
-		robotstxt.AnswerAllowAll:    robotstxt.DecisionAllowAll,
-		robotstxt.AnswerDisallowAll: robotstxt.DecisionDisallowAll,
-	}[got.Answer]
-	if ok && (d.Kind != want || d.Line != 0 || d.Allowed != b.Allowed) {
-		t.Errorf("%s: a blanket %s decides %+v", where, got.Answer, d)
-	}
-	if !ok && (d.Kind == robotstxt.DecisionAllowAll || d.Kind == robotstxt.DecisionDisallowAll) {
-		t.Errorf("%s: a file's rules decide %+v", where, d)
-	}
-}
-
-// --- pacing schedules (behaviour §8) ---
-
-type pacingStep struct {
-	AtS      float64           `json:"at_s"`
-	Note     string            `json:"note"`
-	Reserve  *string           `json:"reserve"`
-	Ticket   string            `json:"ticket"`
-	StartS   nullable[float64] `json:"start_s"`
-	Error    string            `json:"error"`
-	Confirm  *string           `json:"confirm"`
-	Expect   string            `json:"expect"`
-	UntilS   *float64          `json:"until_s"`
-	Busy     *bool             `json:"busy"`
-	Cancel   *string           `json:"cancel"`
-	InFlight *struct {
-		Host  string `json:"host"`
-		Count int    `json:"count"`
-	} `json:"in_flight"`
-	SetRules *struct {
-		Host  string `json:"host"`
-		Body  string `json:"body"`
-		Token string `json:"token"`
-	} `json:"set_rules"`
-	SetDelay *struct {
-		Host        string            `json:"host"`
-		CrawlDelayS nullable[float64] `json:"crawl_delay_s"`
-		RequestRate nullable[rate]    `json:"request_rate"`
-	} `json:"set_delay"`
-	Record *struct {
-		Host        string        `json:"host"`
-		Status      nullable[int] `json:"status"`
-		RetryAfterS *float64      `json:"retry_after_s"`
-	} `json:"record"`
-	Enabled *struct {
-		Host string `json:"host"`
-		On   bool   `json:"on"`
-	} `json:"enabled"`
-	GapS *struct {
-		Host string  `json:"host"`
-		Gap  float64 `json:"gap"`
-	} `json:"gap_s"`
-}
-
-type pacingCase struct {
-	Name    string `json:"name"`
-	Note    string `json:"note"`
-	Options *struct {
-		FloorS           *float64 `json:"floor_s"`
-		BackoffCapS      *float64 `json:"backoff_cap_s"`
-		Capacity         *int     `json:"capacity"`
-		MaxInFlight      *int     `json:"max_in_flight"`
-		InFlightTimeoutS *float64 `json:"in_flight_timeout_s"`
-	} `json:"options"`
-	Steps []pacingStep `json:"steps"`
-}
-
-// pacerUnderTest is what a pacing schedule drives, at the time setNow
-// gives: a Pacer, or a SharedPacer over Redis (fleet_vectors_test.go).
-type pacerUnderTest interface {
-	setNow(now time.Time)
-	reserve(host string) (pacedTicket, error)
-	confirm(ticket pacedTicket) (robotstxt.Confirm, error)
-	cancel(ticket pacedTicket) error
-	inFlight(host string) (int, error)
-	setRules(host string, rules *robotstxt.Rules) error
-	setDelay(host string, delay time.Duration, rate robotstxt.RequestRate) error
-	record(host string, status int, retryAfter time.Duration) error
-	setEnabled(host string, on bool) error
-	gap(host string) (time.Duration, error)
-}
-
-// pacedTicket is a *Ticket or a *SharedTicket.
-type pacedTicket interface{ Start() time.Time }
-
-type localPacer struct {
-	*robotstxt.Pacer
-	now     time.Time
-	tickets []*robotstxt.Ticket // closed when the case ends
-}
-
-func (p *localPacer) setNow(now time.Time) { p.now = now }
-
-func (p *localPacer) reserve(host string) (pacedTicket, error) {
-	ticket, err := p.Reserve(host, p.now)
-	if ticket == nil {
-		return nil, err
-	}
-	p.tickets = append(p.tickets, ticket)
-	return ticket, err
-}
-
-func (p *localPacer) confirm(ticket pacedTicket) (robotstxt.Confirm, error) {
-	return p.Confirm(ticket.(*robotstxt.Ticket), p.now)
-}
-
-func (p *localPacer) cancel(ticket pacedTicket) error {
-	p.Cancel(ticket.(*robotstxt.Ticket))
-	return nil
-}
-
-func (p *localPacer) inFlight(host string) (int, error) { return p.InFlight(host, p.now) }
-
-func (p *localPacer) setRules(host string, rules *robotstxt.Rules) error {
-	return p.SetRules(host, rules)
-}
-
-func (p *localPacer) setDelay(host string, delay time.Duration, rate robotstxt.RequestRate) error {
-	return p.SetDelay(host, delay, rate)
-}
-
-func (p *localPacer) record(host string, status int, retryAfter time.Duration) error {
-	return p.Record(host, p.now, status, retryAfter)
-}
-
-func (p *localPacer) setEnabled(host string, on bool) error { return p.SetEnabled(host, on) }
-
-func (p *localPacer) gap(host string) (time.Duration, error) { return p.Gap(host) }
-
-func readPacingCase(t *testing.T, raw json.RawMessage) pacingCase {
-	t.Helper()
-	var c pacingCase
-	if err := strict(raw, &c); err != nil {
-		t.Fatalf("%v in %.200s", err, raw)
-	}
-	return c
-}
+// --- pacing schedules (behaviour §8), run by internal/vectortest ---
 
 func runPacingCase(t *testing.T, raw json.RawMessage) string {
-	c := readPacingCase(t, raw)
+	c := vectortest.ReadPacingCase(t, raw)
 	options := robotstxt.DefaultPacerOptions()
 	if o := c.Options; o != nil {
 		if o.FloorS != nil {
-			options.Floor = secondsOf(*o.FloorS)
+			options.Floor = vectortest.Seconds(*o.FloorS)
 		}
 		if o.BackoffCapS != nil {
-			options.BackoffCap = secondsOf(*o.BackoffCapS)
+			options.BackoffCap = vectortest.Seconds(*o.BackoffCapS)
 		}
 		if o.Capacity != nil {
 			options.Capacity = *o.Capacity
@@ -1289,146 +723,48 @@ func runPacingCase(t *testing.T, raw json.RawMessage) string {
 			options.MaxInFlight = *o.MaxInFlight
 		}
 		if o.InFlightTimeoutS != nil {
-			options.InFlightTimeout = secondsOf(*o.InFlightTimeoutS)
+			options.InFlightTimeout = vectortest.Seconds(*o.InFlightTimeoutS)
 		}
 	}
 	pacer, err := robotstxt.NewPacer(options)
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
-	local := &localPacer{Pacer: pacer}
+	var now time.Time
+	var tickets []*robotstxt.Ticket // closed when the case ends
 	defer func() {
-		for _, ticket := range local.tickets {
+		for _, ticket := range tickets {
 			ticket.Close()
 		}
 		pacer.Close()
 	}()
-	runPacingSteps(t, c, local, clock)
+	vectortest.RunPacingSteps(t, c, vectortest.Pacer{
+		SetNow: func(at time.Time) { now = at },
+		Reserve: func(host string) (vectortest.Ticket, error) {
+			ticket, err := pacer.Reserve(host, now)
+			if ticket == nil {
+				return nil, err
+			}
+			tickets = append(tickets, ticket)
+			return ticket, err
+		},
+		Confirm: func(ticket vectortest.Ticket) (robotstxt.Confirm, error) {
+			return pacer.Confirm(ticket.(*robotstxt.Ticket), now)
+		},
+		Cancel: func(ticket vectortest.Ticket) error {
+			pacer.Cancel(ticket.(*robotstxt.Ticket))
+			return nil
+		},
+		InFlight: func(host string) (int, error) { return pacer.InFlight(host, now) },
+		SetRules: pacer.SetRules,
+		SetDelay: pacer.SetDelay,
+		Record: func(host string, status int, retryAfter time.Duration) error {
+			return pacer.Record(host, now, status, retryAfter)
+		},
+		SetEnabled: pacer.SetEnabled,
+		Gap:        pacer.Gap,
+	}, clock)
 	return c.Name
-}
-
-// runPacingSteps runs the case's steps through pacer, at(at_s) being each
-// step's time.
-func runPacingSteps(t *testing.T, c pacingCase, pacer pacerUnderTest, at func(float64) time.Time) {
-	t.Helper()
-	// Tickets stay under their names once spent: the binding must refuse
-	// a second confirmation.
-	tickets := map[string]pacedTicket{}
-	for i, step := range c.Steps {
-		where := fmt.Sprintf("%s step %d", c.Name, i)
-		pacer.setNow(at(step.AtS))
-		var err error
-		switch {
-		case step.Reserve != nil:
-			ticket, rerr := pacer.reserve(*step.Reserve)
-			if step.Error != "" {
-				want := map[string]error{"invalid_host": robotstxt.ErrInvalidHost, "pacer_full": robotstxt.ErrPacerFull}[step.Error]
-				if want == nil || !errors.Is(rerr, want) || ticket != nil {
-					t.Errorf("%s: want %s, got %v", where, step.Error, rerr)
-				}
-				continue
-			}
-			if rerr != nil || !step.StartS.Set {
-				t.Fatalf("%s: %v (start_s %+v)", where, rerr, step.StartS)
-			}
-			switch {
-			case step.StartS.Null && ticket != nil:
-				t.Errorf("%s: start %d, want none (switched off)", where, ticket.Start().UnixMilli())
-			case !step.StartS.Null && (ticket == nil || !ticket.Start().Equal(at(step.StartS.V))):
-				t.Errorf("%s: ticket %v, want one starting at %vs", where, ticket, step.StartS.V)
-			}
-			if ticket != nil && step.Ticket != "" {
-				if tickets[step.Ticket] != nil {
-					t.Fatalf("%s: ticket %q reserved twice", where, step.Ticket)
-				}
-				tickets[step.Ticket] = ticket
-			}
-		case step.Confirm != nil:
-			ticket := tickets[*step.Confirm]
-			if ticket == nil {
-				t.Fatalf("%s: no ticket %q", where, *step.Confirm)
-			}
-			got, cerr := pacer.confirm(ticket)
-			if step.Error != "" {
-				if step.Error != "invalid_ticket" || !errors.Is(cerr, robotstxt.ErrInvalidTicket) {
-					t.Errorf("%s: want %s, got %+v %v", where, step.Error, got, cerr)
-				}
-				continue
-			}
-			if cerr != nil {
-				t.Fatalf("%s: %v", where, cerr)
-			}
-			if got.Kind.String() != step.Expect {
-				t.Errorf("%s: confirm %s, want %s", where, got.Kind, step.Expect)
-			}
-			if step.UntilS != nil && !got.Until.Equal(at(*step.UntilS)) {
-				t.Errorf("%s: until %d, want %vs", where, got.Until.UnixMilli(), *step.UntilS)
-			}
-			if step.Busy != nil && got.Busy != *step.Busy {
-				t.Errorf("%s: busy %v, want %v", where, got.Busy, *step.Busy)
-			}
-			if got.Kind == robotstxt.ConfirmWait && ticket.Start().After(got.Until) {
-				t.Errorf("%s: wait until %v, but the ticket starts at %v", where, got.Until, ticket.Start())
-			}
-		case step.Cancel != nil:
-			ticket := tickets[*step.Cancel]
-			if ticket == nil {
-				t.Fatalf("%s: no ticket %q", where, *step.Cancel)
-			}
-			err = pacer.cancel(ticket)
-		case step.InFlight != nil:
-			n, ierr := pacer.inFlight(step.InFlight.Host)
-			if ierr != nil || n != step.InFlight.Count {
-				t.Errorf("%s: in flight %d (%v), want %d", where, n, ierr, step.InFlight.Count)
-			}
-		case step.SetRules != nil:
-			robots, perr := robotstxt.Parse([]byte(step.SetRules.Body))
-			if perr != nil {
-				t.Fatal(perr)
-			}
-			rules, rerr := robots.RulesFor(step.SetRules.Token)
-			if rerr != nil {
-				t.Fatalf("%s: %v", where, rerr)
-			}
-			err = pacer.setRules(step.SetRules.Host, rules)
-			rules.Close()
-			robots.Close()
-		case step.SetDelay != nil:
-			var delay time.Duration
-			if step.SetDelay.CrawlDelayS.Set && !step.SetDelay.CrawlDelayS.Null {
-				delay = time.Duration(math.Round(step.SetDelay.CrawlDelayS.V * 1e9))
-			}
-			var r robotstxt.RequestRate
-			if step.SetDelay.RequestRate.Set && !step.SetDelay.RequestRate.Null {
-				r = robotstxt.RequestRate{Requests: step.SetDelay.RequestRate.V.Requests, Seconds: step.SetDelay.RequestRate.V.Seconds}
-			}
-			err = pacer.setDelay(step.SetDelay.Host, delay, r)
-		case step.Record != nil:
-			var retry time.Duration
-			if step.Record.RetryAfterS != nil {
-				if *step.Record.RetryAfterS <= 0 {
-					t.Fatalf("%s: Record has no way to say Retry-After: 0", where)
-				}
-				retry = secondsOf(*step.Record.RetryAfterS)
-			}
-			err = pacer.record(step.Record.Host, step.Record.Status.V, retry) // null: 0, no response
-		case step.Enabled != nil:
-			err = pacer.setEnabled(step.Enabled.Host, step.Enabled.On)
-		case step.GapS != nil:
-			gap, gerr := pacer.gap(step.GapS.Host)
-			if gerr != nil {
-				t.Fatalf("%s: %v", where, gerr)
-			}
-			if gap != secondsOf(step.GapS.Gap) {
-				t.Errorf("%s: gap %v, want %vs", where, gap, step.GapS.Gap)
-			}
-		default:
-			t.Fatalf("%s: a step with nothing to do", where)
-		}
-		if err != nil {
-			t.Errorf("%s: %v", where, err)
-		}
-	}
 }
 
 // --- origins (§2.3) ---
@@ -1467,7 +803,7 @@ var originKeyExcluded = map[string]bool{
 // also read with net/url (see compareWithNetURL).
 func runOriginCase(t *testing.T, raw json.RawMessage) string {
 	var c originCase
-	if err := strict(raw, &c); err != nil {
+	if err := vectortest.Strict(raw, &c); err != nil {
 		t.Fatalf("%v in %.200s", err, raw)
 	}
 	if (c.Origin == nil) == (c.Error == "") {

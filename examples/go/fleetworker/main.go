@@ -1,6 +1,6 @@
 // Command fleetworker is one worker of a crawler fleet: it takes URLs from
 // a Redis list and fetches those the site's robots.txt allows, paced per
-// host with the rest of the fleet (SharedRobotsCache, SharedPacer). The
+// host with the rest of the fleet (fleet.Cache, fleet.Pacer). The
 // Node.js and Python workers take the same arguments and behave alike;
 // tests/fleet runs them together.
 //
@@ -31,14 +31,15 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotstxt-engine/robotstxt-go"
+	"github.com/robotstxt-engine/robotstxt-go/fleet"
 )
 
 type worker struct {
 	id, token, queue, userAgent string
 	redis                       *redis.Client
 	http                        *http.Client
-	cache                       *robotstxt.SharedRobotsCache
-	pacer                       *robotstxt.SharedPacer
+	cache                       *fleet.Cache
+	pacer                       *fleet.Pacer
 	// The pace each host was last set from, as "delay/rate": once per copy.
 	paced map[string]string
 }
@@ -80,19 +81,19 @@ func main() {
 	w.http = &http.Client{Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
-	options := robotstxt.DefaultSharedCacheOptions()
+	options := fleet.DefaultCacheOptions()
 	options.Prefix, options.Lease = *prefix, ms(*leaseMS)
 	options.Policy.Retry = ms(*retryMS)
-	cache, err := robotstxt.NewSharedRobotsCache(w.redis, robotstxt.FetchHTTP(w.http, w.userAgent), options)
+	cache, err := fleet.NewCache(w.redis, robotstxt.FetchHTTP(w.http, w.userAgent), options)
 	if err != nil {
 		fatal(err)
 	}
 	defer cache.Close()
 	w.cache = cache
 
-	pacing := robotstxt.DefaultSharedPacerOptions()
+	pacing := fleet.DefaultPacerOptions()
 	pacing.Prefix, pacing.Floor, pacing.InFlightTimeout = *prefix, ms(*floorMS), ms(*inFlightTimeoutMS)
-	pacer, err := robotstxt.NewSharedPacer(w.redis, pacing)
+	pacer, err := fleet.NewPacer(w.redis, pacing)
 	if err != nil {
 		fatal(err)
 	}
@@ -206,7 +207,7 @@ func (w *worker) redisError(ctx context.Context, target string, err error) {
 }
 
 func isRedisError(err error) bool {
-	return errors.Is(err, robotstxt.ErrRedis) || errors.As(err, new(redis.Error)) || isNetError(err)
+	return errors.Is(err, fleet.ErrRedis) || errors.As(err, new(redis.Error)) || isNetError(err)
 }
 
 // isNetError: a call the client could not make or finish (refused,

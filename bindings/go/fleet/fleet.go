@@ -1,11 +1,22 @@
-package robotstxt
-
-// Fleets: SharedRobotsCache and SharedPacer keep robots.txt copies and
-// per-host pace in Redis, so that many worker processes (on many machines,
-// in any of the project's languages) fetch each robots.txt once and pace
-// each host like one crawler. The core decides (its stored-copy encoding,
-// its pace arithmetic); every shared step runs in Redis as one of the
-// core's Lua scripts (FleetScript), atomically and on Redis's clock.
+// Package fleet keeps robots.txt copies and per-host pace in Redis, so that
+// many worker processes (on many machines, in any of the project's
+// languages) fetch each robots.txt once and pace each host like one
+// crawler: Cache does the work of robotstxt.Cache, and Pacer that of
+// robotstxt.Pacer, for the whole fleet. It is a package of its own so that
+// only the programs that run a fleet link a Redis client
+// (github.com/redis/go-redis/v9).
+//
+//	client := redis.NewClient(&redis.Options{Addr: "10.0.0.5:6379"})
+//	cache, err := fleet.NewCache(client, robotstxt.FetchHTTP(http.DefaultClient, "ExampleBot/1.0"), fleet.DefaultCacheOptions())
+//	pacer, err := fleet.NewPacer(client, fleet.DefaultPacerOptions())
+//	rules, err := cache.Rules(ctx, url, "ExampleBot") // then pacer.SetRules, pacer.Wait, pacer.Record
+//
+// The core decides (its stored-copy encoding, its pace arithmetic); every
+// shared step runs in Redis as one of the core's Lua scripts
+// (robotstxt.FleetScript), atomically and on Redis's clock. Cache.Lookup and
+// Lease are the steps under Cache.Rules, as robotstxt.Cache.Lookup and
+// robotstxt.Lease are robotstxt.Cache's, with the same answers and an
+// explicit clock.
 //
 // Keys, under a prefix of your choosing (default "robotstxt:"), with the
 // origin or host in braces so that each step's keys share a cluster slot:
@@ -15,8 +26,12 @@ package robotstxt
 //	<prefix>pace:{<host>}     hash: next, last, nb, delay, factor, off, gen
 //	<prefix>flight:{<host>}   sorted set: in-flight places by expiry
 //
-// This file holds what the two have in common: running the scripts, the
-// Redis error, the clock.
+// Errors are those of package robotstxt (match them with errors.Is), and
+// ErrRedis for a failed Redis call.
+package fleet
+
+// This file holds what the cache and the pacer have in common: running the
+// scripts, the Redis error, the clock.
 
 import (
 	"context"
@@ -28,10 +43,13 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/robotstxt-engine/robotstxt-go"
+	"github.com/robotstxt-engine/robotstxt-go/internal/units"
 )
 
-// DefaultPrefix is the prefix of every key a SharedRobotsCache or
-// SharedPacer uses unless told otherwise.
+// DefaultPrefix is the prefix of every key a Cache or Pacer uses unless
+// told otherwise.
 const DefaultPrefix = "robotstxt:"
 
 // pollInterval: a worker waiting for another's fetch, or for an in-flight
@@ -77,7 +95,7 @@ func fleetScript(name string) *redis.Script {
 	if s := scripts.byName[name]; s != nil {
 		return s
 	}
-	source, err := FleetScript(name)
+	source, err := robotstxt.FleetScript(name)
 	if err != nil {
 		panic("robotstxt: the core has no fleet script " + quote(name) + ": " + err.Error())
 	}
@@ -102,7 +120,7 @@ func runScript(ctx context.Context, client redis.Scripter, name string, keys []s
 	return reply, nil
 }
 
-// fleetClock is the clock a shared class passes to every script: the one
+// fleetClock is the clock a Cache or Pacer passes to every script: the one
 // given, or else none ("": each script reads Redis's TIME, the same for
 // every worker), with an offset from the last reply to tell Redis's now
 // between calls.
@@ -124,7 +142,7 @@ func (c *fleetClock) arg() string {
 	if c.now == nil {
 		return ""
 	}
-	return strconv.FormatUint(uint64(unixMS(c.now())), 10)
+	return strconv.FormatUint(units.UnixMS(c.now()), 10)
 }
 
 // at is the time of a step given now (zero: by this clock), and what the
@@ -137,7 +155,7 @@ func (c *fleetClock) at(given time.Time) (time.Time, string) {
 	default:
 		return c.time(), ""
 	}
-	return given, strconv.FormatUint(uint64(unixMS(given)), 10)
+	return given, strconv.FormatUint(units.UnixMS(given), 10)
 }
 
 // saw keeps the offset from Redis's now (epoch ms) in a reply.
@@ -162,12 +180,13 @@ func (w *fallbackWarning) warn(class, own string, err error) {
 // for a negative d.
 func positiveMS(d time.Duration, fallback time.Duration, what string) (int64, error) {
 	if d < 0 {
-		return 0, &Error{Kind: ErrInvalidOption, Message: what + " is negative (" + d.String() + "): pass a duration of 0 (the default) or more"}
+		return 0, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption,
+			Message: what + " is negative (" + d.String() + "): pass a duration of 0 (the default) or more"}
 	}
 	if d == 0 {
 		d = fallback
 	}
-	return int64(durationMS(d)), nil
+	return ms(d), nil
 }
 
 // replyInts reads a script's reply of integers.
@@ -187,4 +206,15 @@ func replyInts(reply any, step string) ([]int64, error) {
 		return out, nil
 	}
 	return nil, &RedisError{Step: step, Err: errors.New("the script's reply is not an integer or a list")}
+}
+
+// ms is d in whole ms, rounded up, as the core reads durations.
+func ms(d time.Duration) int64 { return int64(units.MS(d)) }
+
+// quote puts s (cut to 200 bytes) in quotes, as the core's messages do.
+func quote(s string) string {
+	if len(s) > 200 {
+		s = s[:200]
+	}
+	return `"` + s + `"`
 }

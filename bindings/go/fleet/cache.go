@@ -1,4 +1,4 @@
-package robotstxt
+package fleet
 
 import (
 	"container/list"
@@ -10,12 +10,14 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/robotstxt-engine/robotstxt-go"
 )
 
-// SharedCacheOptions are a SharedRobotsCache's key prefix, lease and keep
-// times, size, freshness policy, failure policy and clock. Start from
-// DefaultSharedCacheOptions.
-type SharedCacheOptions struct {
+// CacheOptions are a Cache's key prefix, lease and keep times, size,
+// freshness policy, failure policy and clock. Start from
+// DefaultCacheOptions.
+type CacheOptions struct {
 	// Prefix is the prefix of every key: "" means DefaultPrefix
 	// ("robotstxt:"). Workers of one fleet use the same.
 	Prefix string
@@ -30,17 +32,19 @@ type SharedCacheOptions struct {
 	// stored longest ago going first: 0 means 10,000.
 	Capacity int
 	// Policy is how copies age, how fetch statuses are read, and when a
-	// failed fetch is tried again, as for Cache. The zero value means
-	// DefaultFreshnessPolicy(). Workers of one fleet use the same.
-	Policy FreshnessPolicy
+	// failed fetch is tried again, as for robotstxt.Cache. The zero value
+	// means robotstxt.DefaultFreshnessPolicy(). Workers of one fleet use the
+	// same.
+	Policy robotstxt.FreshnessPolicy
 	// WhenFetching is what Rules answers while another worker fetches an
-	// origin this worker holds no copy of: WaitForFetch (the default;
-	// look again at least every 250 ms) or DisallowWhileFetching.
-	WhenFetching WhenFetching
-	// LocalFallback: when Redis cannot be reached, answer from a Cache of
-	// this worker's own, which fetches for itself, and log a warning (once):
-	// politeness then holds per worker, not per fleet. Off by default: the
-	// cache fails safe instead (see SharedRobotsCache).
+	// origin this worker holds no copy of: robotstxt.WaitForFetch (the
+	// default; look again at least every 250 ms) or
+	// robotstxt.DisallowWhileFetching.
+	WhenFetching robotstxt.WhenFetching
+	// LocalFallback: when Redis cannot be reached, answer from a
+	// robotstxt.Cache of this worker's own, which fetches for itself, and
+	// log a warning (once): politeness then holds per worker, not per fleet.
+	// Off by default: the cache fails safe instead (see Cache).
 	LocalFallback bool
 	// OnRedisError, if set, is told of every Redis failure (a *RedisError),
 	// including those the cache answers through. It must not block.
@@ -51,26 +55,26 @@ type SharedCacheOptions struct {
 }
 
 const (
-	defaultSharedLease    = 60 * time.Second
-	defaultSharedKeep     = 31 * 24 * time.Hour
-	defaultSharedCapacity = 10_000
+	defaultLease    = 60 * time.Second
+	defaultKeep     = 31 * 24 * time.Hour
+	defaultCapacity = 10_000
 )
 
-// DefaultSharedCacheOptions returns the defaults: DefaultPrefix, 60s
+// DefaultCacheOptions returns the defaults: DefaultPrefix, 60s
 // leases, copies kept 31 days in Redis and 10,000 in the worker, the
 // default freshness policy, waiting for fetches, no local fallback,
 // Redis's clock.
-func DefaultSharedCacheOptions() SharedCacheOptions {
-	return SharedCacheOptions{
+func DefaultCacheOptions() CacheOptions {
+	return CacheOptions{
 		Prefix:   DefaultPrefix,
-		Lease:    defaultSharedLease,
-		Keep:     defaultSharedKeep,
-		Capacity: defaultSharedCapacity,
-		Policy:   DefaultFreshnessPolicy(),
+		Lease:    defaultLease,
+		Keep:     defaultKeep,
+		Capacity: defaultCapacity,
+		Policy:   robotstxt.DefaultFreshnessPolicy(),
 	}
 }
 
-// SharedRobotsCache is Cache's Rules over one copy of each origin's
+// Cache is robotstxt.Cache's Rules over one copy of each origin's
 // robots.txt kept in Redis for a whole fleet of workers: when a copy is
 // due, one worker in the fleet fetches it (under a lease fenced by a
 // token, so that a worker whose lease ran out cannot overwrite a newer
@@ -80,11 +84,12 @@ func DefaultSharedCacheOptions() SharedCacheOptions {
 // Within a worker, one goroutine per origin asks Redis at a time. Its
 // methods are safe for concurrent use.
 //
-// Rules is the whole job in one call. Lookup and SharedLease are the
-// steps under it, as Cache's Lookup and Lease are, with an explicit clock:
-// Lookup answers ready rules, or a fetch under the fleet's lease, or a
-// wait; SharedLease.Store stores the fetch for the fleet (ErrInvalidLease
-// when the fleet refuses it) and SharedLease.Abandon gives it back.
+// Rules is the whole job in one call. Lookup and Lease are the steps under
+// it, as robotstxt.Cache's Lookup and robotstxt.Lease are, with an explicit
+// clock: Lookup answers ready rules, or a fetch under the fleet's lease, or
+// a wait; Lease.Store stores the fetch for the fleet
+// (robotstxt.ErrInvalidLease when the fleet refuses it) and Lease.Abandon
+// gives it back.
 //
 // Redis unreachable: the copy this worker holds keeps answering (as an
 // unreachable robots.txt keeps the old copy); an origin it holds none of
@@ -96,27 +101,27 @@ func DefaultSharedCacheOptions() SharedCacheOptions {
 //
 // Call Close when done with it. Close must not run at the same time as
 // another method.
-type SharedRobotsCache struct {
+type Cache struct {
 	client       redis.Scripter
 	prefix       string
-	fetch        FetchFunc
+	fetch        robotstxt.FetchFunc
 	clock        fleetClock
-	when         WhenFetching
+	when         robotstxt.WhenFetching
 	onRedisError func(error)
 	lease        time.Duration
 	leaseMS      int64
 	keepMS       int64
 	capacity     int
-	policy       FreshnessPolicy
-	fallback     *Cache
+	policy       robotstxt.FreshnessPolicy
+	fallback     *robotstxt.Cache
 	warning      fallbackWarning
 
 	// mu guards copies, order, empty and closed, and is held (for reading)
 	// while a held entry answers, so that none is closed meanwhile.
 	mu     sync.RWMutex
 	copies map[string]*heldCopy
-	order  *list.List // origins, the one stored longest ago first
-	empty  *Entry     // no copy: disallow-all, nothing known yet
+	order  *list.List       // origins, the one stored longest ago first
+	empty  *robotstxt.Entry // no copy: disallow-all, nothing known yet
 	closed bool
 
 	roundsMu sync.Mutex
@@ -131,7 +136,7 @@ type SharedRobotsCache struct {
 type heldCopy struct {
 	version string
 	data    []byte
-	entry   *Entry
+	entry   *robotstxt.Entry
 	elem    *list.Element
 	closed  bool // its entry was closed (replaced, evicted): mu is held
 }
@@ -148,41 +153,41 @@ type cacheRound struct {
 	panicked any // the fetch function panicked with this
 }
 
-// NewSharedRobotsCache makes a cache that shares its copies through
-// client (a *redis.Client, *redis.ClusterClient, *redis.Ring or any
-// redis.UniversalClient) and fetches with fetch, as Cache does (FetchHTTP
-// makes one). The error is non-nil for an option out of range, or a nil
-// client or fetch.
-func NewSharedRobotsCache(client redis.Scripter, fetch FetchFunc, options SharedCacheOptions) (*SharedRobotsCache, error) {
+// NewCache makes a cache that shares its copies through client (a
+// *redis.Client, *redis.ClusterClient, *redis.Ring or any
+// redis.UniversalClient) and fetches with fetch, as robotstxt.Cache does
+// (robotstxt.FetchHTTP makes one). The error is non-nil for an option out of
+// range, or a nil client or fetch.
+func NewCache(client redis.Scripter, fetch robotstxt.FetchFunc, options CacheOptions) (*Cache, error) {
 	if client == nil {
-		return nil, &Error{Kind: ErrInvalidOption, Message: "NewSharedRobotsCache needs a Redis client"}
+		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.NewCache needs a Redis client"}
 	}
 	if fetch == nil {
-		return nil, &Error{Kind: ErrInvalidOption, Message: "NewSharedRobotsCache needs a FetchFunc (FetchHTTP makes one)"}
+		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.NewCache needs a robotstxt.FetchFunc (robotstxt.FetchHTTP makes one)"}
 	}
-	if options.WhenFetching != WaitForFetch && options.WhenFetching != DisallowWhileFetching {
-		return nil, &Error{Kind: ErrInvalidOption, Message: "SharedCacheOptions.WhenFetching is not WaitForFetch or DisallowWhileFetching"}
+	if options.WhenFetching != robotstxt.WaitForFetch && options.WhenFetching != robotstxt.DisallowWhileFetching {
+		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.CacheOptions.WhenFetching is not robotstxt.WaitForFetch or robotstxt.DisallowWhileFetching"}
 	}
 	if options.Capacity < 0 {
-		return nil, &Error{Kind: ErrInvalidOption, Message: "SharedCacheOptions.Capacity is negative: pass 0 (the default) or more"}
+		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.CacheOptions.Capacity is negative: pass 0 (the default) or more"}
 	}
-	leaseMS, err := positiveMS(options.Lease, defaultSharedLease, "SharedCacheOptions.Lease")
+	leaseMS, err := positiveMS(options.Lease, defaultLease, "fleet.CacheOptions.Lease")
 	if err != nil {
 		return nil, err
 	}
-	keepMS, err := positiveMS(options.Keep, defaultSharedKeep, "SharedCacheOptions.Keep")
+	keepMS, err := positiveMS(options.Keep, defaultKeep, "fleet.CacheOptions.Keep")
 	if err != nil {
 		return nil, err
 	}
 	policy := options.Policy
 	if isZeroPolicy(policy) {
-		policy = DefaultFreshnessPolicy()
+		policy = robotstxt.DefaultFreshnessPolicy()
 	}
-	empty, err := NewEntry(policy) // checks the policy too
+	empty, err := robotstxt.NewEntry(policy) // checks the policy too
 	if err != nil {
 		return nil, err
 	}
-	c := &SharedRobotsCache{
+	c := &Cache{
 		client:       client,
 		prefix:       options.Prefix,
 		fetch:        fetch,
@@ -203,10 +208,10 @@ func NewSharedRobotsCache(client redis.Scripter, fetch FetchFunc, options Shared
 		c.prefix = DefaultPrefix
 	}
 	if c.capacity == 0 {
-		c.capacity = defaultSharedCapacity
+		c.capacity = defaultCapacity
 	}
 	if options.LocalFallback {
-		c.fallback, err = NewCache(fetch, CacheOptions{Capacity: c.capacity, Lease: c.lease, Policy: policy,
+		c.fallback, err = robotstxt.NewCache(fetch, robotstxt.CacheOptions{Capacity: c.capacity, Lease: c.lease, Policy: policy,
 			WhenFetching: options.WhenFetching, Now: options.Now})
 		if err != nil {
 			empty.Close()
@@ -216,40 +221,40 @@ func NewSharedRobotsCache(client redis.Scripter, fetch FetchFunc, options Shared
 	return c, nil
 }
 
-func isZeroPolicy(p FreshnessPolicy) bool {
+func isZeroPolicy(p robotstxt.FreshnessPolicy) bool {
 	return p.FreshFor == 0 && p.Retry == 0 && p.UnreachableLimit == 0 && p.AfterLimit == 0 && p.Access == 0 &&
 		len(p.Parse) == 0
 }
 
-var errSharedCacheClosed = &Error{Kind: ErrClosed, Message: "SharedRobotsCache used after Close"}
+var errCacheClosed = &robotstxt.Error{Kind: robotstxt.ErrClosed, Message: "fleet.Cache used after Close"}
 
 // Rules returns the rules for the crawler token at url (an absolute http
-// or https URL), as Cache.Rules does, from the fleet's copy of the
+// or https URL), as robotstxt.Cache.Rules does, from the fleet's copy of the
 // origin's robots.txt: a copy this worker holds that is not due answers
 // at once; otherwise one goroutine of this worker looks at Redis, and
 // takes the fleet's copy, or fetches it (when due, and no other worker
 // is fetching it) and stores it for the fleet, or waits for another
 // worker's fetch (answering meanwhile with the copy it holds, if any).
-// Those are the steps of Lookup and SharedLease.
+// Those are the steps of Lookup and Lease.
 //
-// Rules.Blanket tells rules disallowing everything because the file is
-// unreachable, not fetched yet, or Redis is down and this worker holds no
-// copy, from a file's own rules.
+// robotstxt.Rules.Blanket tells rules disallowing everything because the
+// file is unreachable, not fetched yet, or Redis is down and this worker
+// holds no copy, from a file's own rules.
 //
-// The Rules are yours: Close them when done. Errors: ErrInvalidURL, a
-// *TokenError, ErrClosed after Close, ctx.Err() when ctx is done first (a
-// fetch under way goes on for the goroutines still waiting, and for the
-// fleet), ErrCopyVersion or ErrInvalidCopy for a fleet's copy this worker
-// cannot read (a newer library wrote it) until it is due and fetched
-// again (then this worker's copy replaces it). Redis failures are no
-// error: see SharedRobotsCache and OnRedisError. A panic of the
-// fetch function is raised again in every goroutine waiting for it, after
-// the lease is given back.
-func (c *SharedRobotsCache) Rules(ctx context.Context, url, token string) (*Rules, error) {
+// The Rules are yours: Close them when done. Errors:
+// robotstxt.ErrInvalidURL, a *robotstxt.TokenError, robotstxt.ErrClosed
+// after Close, ctx.Err() when ctx is done first (a fetch under way goes on
+// for the goroutines still waiting, and for the fleet),
+// robotstxt.ErrCopyVersion or robotstxt.ErrInvalidCopy for a fleet's copy
+// this worker cannot read (a newer library wrote it) until it is due and
+// fetched again (then this worker's copy replaces it). Redis failures are no
+// error: see Cache and OnRedisError. A panic of the fetch function is raised
+// again in every goroutine waiting for it, after the lease is given back.
+func (c *Cache) Rules(ctx context.Context, url, token string) (*robotstxt.Rules, error) {
 	if err := c.open(); err != nil {
 		return nil, err
 	}
-	origin, err := RobotsOrigin(url)
+	origin, err := robotstxt.RobotsOrigin(url)
 	if err != nil {
 		return nil, err
 	}
@@ -286,71 +291,73 @@ func (c *SharedRobotsCache) Rules(ctx context.Context, url, token string) (*Rule
 	}
 }
 
-// SharedLookup is what a SharedRobotsCache answers for one URL at one
-// time: Lookup's answer, with a lease of the fleet's.
-type SharedLookup struct {
+// Lookup is what Cache.Lookup answers for one URL at one time: the fields
+// of robotstxt.Lookup, with a lease of the fleet's.
+type Lookup struct {
 	// Kind says which of the fields below are set.
-	Kind LookupKind
+	Kind robotstxt.LookupKind
 	// Answer (ready) says where Rules come from: a parsed copy, or a
 	// blanket allow-all or disallow-all.
-	Answer Answer
-	// Blanket (ready) is, for a blanket answer, why (as Rules.Blanket says
-	// too); nil for a parsed copy.
-	Blanket *Blanket
+	Answer robotstxt.Answer
+	// Blanket (ready) is, for a blanket answer, why (as
+	// robotstxt.Rules.Blanket says too); nil for a parsed copy.
+	Blanket *robotstxt.Blanket
 	// RetryAt (ready) is when the fleet will fetch again after a failed
-	// fetch; with DisallowWhileFetching while another worker fetches an
-	// origin this worker holds no copy of, when that worker's lease runs
-	// out. Zero when no retry is pending.
+	// fetch; with robotstxt.DisallowWhileFetching while another worker
+	// fetches an origin this worker holds no copy of, when that worker's
+	// lease runs out. Zero when no retry is pending.
 	RetryAt time.Time
 	// Stale (ready) says the copy is past its freshness, kept while it is
 	// refreshed or while the file is unreachable.
 	Stale bool
 	// Rules (ready) are the rules for the token looked up; yours to Close.
-	Rules *Rules
+	Rules *robotstxt.Rules
 	// Lease (fetch) is the fleet's right, and this caller's duty, to fetch.
-	Lease *SharedLease
+	Lease *Lease
 	// Until (wait) is when the other worker's lease runs out.
 	Until time.Time
 }
 
 // Lookup asks the fleet about url (an absolute http or https URL) for the
-// crawler token at now, as Cache.Lookup asks a Cache: ready rules, or fetch
-// now (one caller in the fleet per origin at a time, under a SharedLease),
-// or wait. A zero now is the cache's clock (SharedCacheOptions.Now, else
-// Redis's). A copy this worker holds that is not due answers without
-// Redis; otherwise it makes one Redis call, and never waits for a fetch.
+// crawler token at now, as robotstxt.Cache.Lookup asks a robotstxt.Cache:
+// ready rules, or fetch now (one caller in the fleet per origin at a time,
+// under a Lease), or wait. A zero now is the cache's clock
+// (CacheOptions.Now, else Redis's). A copy this worker holds that is not due
+// answers without Redis; otherwise it makes one Redis call, and never waits
+// for a fetch.
 //
-// Errors: ErrInvalidURL, a *TokenError (Redis is not asked then),
-// ErrInvalidOption for another when, ErrClosed after Close, ctx.Err(), a
-// *RedisError when Redis fails (no fail-safe answer here: that is Rules'),
-// ErrCopyVersion or ErrInvalidCopy as for Rules.
-func (c *SharedRobotsCache) Lookup(ctx context.Context, url, token string, now time.Time, when WhenFetching) (SharedLookup, error) {
+// Errors: robotstxt.ErrInvalidURL, a *robotstxt.TokenError (Redis is not
+// asked then), robotstxt.ErrInvalidOption for another when,
+// robotstxt.ErrClosed after Close, ctx.Err(), a *RedisError when Redis fails
+// (no fail-safe answer here: that is Rules'), robotstxt.ErrCopyVersion or
+// robotstxt.ErrInvalidCopy as for Rules.
+func (c *Cache) Lookup(ctx context.Context, url, token string, now time.Time, when robotstxt.WhenFetching) (Lookup, error) {
 	if err := c.open(); err != nil {
-		return SharedLookup{}, err
+		return Lookup{}, err
 	}
-	if when != WaitForFetch && when != DisallowWhileFetching {
-		return SharedLookup{}, &Error{Kind: ErrInvalidOption, Message: "SharedRobotsCache.Lookup: when is not WaitForFetch or DisallowWhileFetching"}
+	if when != robotstxt.WaitForFetch && when != robotstxt.DisallowWhileFetching {
+		return Lookup{}, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.Cache.Lookup: when is not robotstxt.WaitForFetch or robotstxt.DisallowWhileFetching"}
 	}
-	origin, err := RobotsOrigin(url)
+	origin, err := robotstxt.RobotsOrigin(url)
 	if err != nil {
-		return SharedLookup{}, err
+		return Lookup{}, err
 	}
 	for {
 		if rules, stale, ok, err := c.fromHeld(origin, now, token); ok {
 			return readyLookup(rules, stale), err
 		}
 		if err := c.checkToken(token); err != nil {
-			return SharedLookup{}, err
+			return Lookup{}, err
 		}
 		look, err := c.look(ctx, origin, now, when)
 		if err != nil {
-			return SharedLookup{}, err
+			return Lookup{}, err
 		}
 		switch look.kind {
-		case LookupFetch:
-			return SharedLookup{Kind: LookupFetch, Lease: look.lease}, nil
-		case LookupWait:
-			return SharedLookup{Kind: LookupWait, Until: look.until}, nil
+		case robotstxt.LookupFetch:
+			return Lookup{Kind: robotstxt.LookupFetch, Lease: look.lease}, nil
+		case robotstxt.LookupWait:
+			return Lookup{Kind: robotstxt.LookupWait, Until: look.until}, nil
 		}
 		if rules, stale, ok, err := c.answer(look, token); ok {
 			return readyLookup(rules, stale), err
@@ -359,40 +366,40 @@ func (c *SharedRobotsCache) Lookup(ctx context.Context, url, token string, now t
 	}
 }
 
-func readyLookup(rules *Rules, stale bool) SharedLookup {
+func readyLookup(rules *robotstxt.Rules, stale bool) Lookup {
 	if rules == nil {
-		return SharedLookup{}
+		return Lookup{}
 	}
-	l := SharedLookup{Kind: LookupReady, Answer: AnswerRules, Stale: stale, Rules: rules}
+	l := Lookup{Kind: robotstxt.LookupReady, Answer: robotstxt.AnswerRules, Stale: stale, Rules: rules}
 	if b, ok := rules.Blanket(); ok {
-		l.Blanket, l.Answer = &b, AnswerDisallowAll
+		l.Blanket, l.Answer = &b, robotstxt.AnswerDisallowAll
 		if b.Allowed {
-			l.Answer = AnswerAllowAll
+			l.Answer = robotstxt.AnswerAllowAll
 		}
 	}
 	l.RetryAt, _ = rules.RetryAt()
 	return l
 }
 
-func (c *SharedRobotsCache) open() error {
+func (c *Cache) open() error {
 	if c == nil {
-		panic("robotstxt: method called on a nil *SharedRobotsCache")
+		panic("robotstxt: method called on a nil *fleet.Cache")
 	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.closed {
-		return errSharedCacheClosed
+		return errCacheClosed
 	}
 	return nil
 }
 
 // fromHeld answers from the copy this worker holds, when it is not due at
 // now (zero: the cache's clock); ok says whether it answered.
-func (c *SharedRobotsCache) fromHeld(origin string, now time.Time, token string) (rules *Rules, stale, ok bool, err error) {
+func (c *Cache) fromHeld(origin string, now time.Time, token string) (rules *robotstxt.Rules, stale, ok bool, err error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.closed {
-		return nil, false, true, errSharedCacheClosed
+		return nil, false, true, errCacheClosed
 	}
 	held := c.copies[origin]
 	if held == nil {
@@ -417,11 +424,11 @@ func (c *SharedRobotsCache) fromHeld(origin string, now time.Time, token string)
 
 // checkToken is the token check every answer makes, for a lookup that
 // may get none, made before Redis is asked.
-func (c *SharedRobotsCache) checkToken(token string) error {
+func (c *Cache) checkToken(token string) error {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	if c.closed {
-		return errSharedCacheClosed
+		return errCacheClosed
 	}
 	rules, err := c.empty.RulesFor(time.Time{}, token)
 	if err == nil {
@@ -433,7 +440,7 @@ func (c *SharedRobotsCache) checkToken(token string) error {
 // sharedLook is one look at Redis for an origin, before it is put to a
 // token: the steps of Lookup that every asker of an origin shares.
 type sharedLook struct {
-	kind LookupKind
+	kind robotstxt.LookupKind
 	now  time.Time
 	// Ready: copy answers at now (refreshing: due, while another worker
 	// fetches it); with copy nil, nothing is known yet: disallow-all.
@@ -442,26 +449,26 @@ type sharedLook struct {
 	// Wait, and ready with no copy while another worker fetches: when
 	// that worker's lease runs out.
 	until time.Time
-	lease *SharedLease // fetch
+	lease *Lease // fetch
 }
 
 // answer puts a ready look to token; not ok when its copy was closed
 // (replaced, evicted) meanwhile.
-func (c *SharedRobotsCache) answer(look sharedLook, token string) (rules *Rules, stale, ok bool, err error) {
+func (c *Cache) answer(look sharedLook, token string) (rules *robotstxt.Rules, stale, ok bool, err error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	switch {
 	case c.closed:
-		return nil, false, true, errSharedCacheClosed
+		return nil, false, true, errCacheClosed
 	case look.copy == nil && !look.until.IsZero():
 		// Another worker fetches: disallow-all, not fetched, until its
-		// lease runs out, as a Cache answers then.
+		// lease runs out, as a robotstxt.Cache answers then.
 		nothing, err := c.empty.RulesFor(look.now, token)
 		if err != nil {
 			return nil, false, true, err
 		}
 		defer nothing.Close()
-		rules, err := nothing.withRetryAt(look.until)
+		rules, err := nothing.WithRetryAt(look.until)
 		return rules, false, true, err
 	case look.copy == nil:
 		rules, err := c.empty.RulesFor(look.now, token)
@@ -477,7 +484,7 @@ func (c *SharedRobotsCache) answer(look sharedLook, token string) (rules *Rules,
 // roundFor returns the round under way for origin, or starts one. A
 // round runs on its own goroutine, whatever becomes of the caller that
 // started it (ctx's values are kept, not its end).
-func (c *SharedRobotsCache) roundFor(ctx context.Context, origin string) *cacheRound {
+func (c *Cache) roundFor(ctx context.Context, origin string) *cacheRound {
 	c.roundsMu.Lock()
 	defer c.roundsMu.Unlock()
 	if r := c.rounds[origin]; r != nil {
@@ -489,7 +496,7 @@ func (c *SharedRobotsCache) roundFor(ctx context.Context, origin string) *cacheR
 	return r
 }
 
-func (c *SharedRobotsCache) run(ctx context.Context, r *cacheRound, origin string) {
+func (c *Cache) run(ctx context.Context, r *cacheRound, origin string) {
 	defer func() {
 		if p := recover(); p != nil {
 			r.panicked = p
@@ -505,9 +512,9 @@ func (c *SharedRobotsCache) run(ctx context.Context, r *cacheRound, origin strin
 		c.redisDown(r, err, origin)
 	case err != nil:
 		r.err = err
-	case look.kind == LookupFetch:
+	case look.kind == robotstxt.LookupFetch:
 		c.fetchAndStore(ctx, r, look.lease)
-	case look.kind == LookupWait:
+	case look.kind == robotstxt.LookupWait:
 		left := look.until.Sub(look.now)
 		time.Sleep(min(max(left, time.Millisecond), pollInterval))
 		r.again = true
@@ -516,11 +523,11 @@ func (c *SharedRobotsCache) run(ctx context.Context, r *cacheRound, origin strin
 	}
 }
 
-func (c *SharedRobotsCache) keys(origin string) []string {
+func (c *Cache) keys(origin string) []string {
 	return []string{c.prefix + "copy:{" + origin + "}", c.prefix + "lease:{" + origin + "}"}
 }
 
-func (c *SharedRobotsCache) held(origin string) *heldCopy {
+func (c *Cache) held(origin string) *heldCopy {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.copies[origin]
@@ -529,7 +536,7 @@ func (c *SharedRobotsCache) held(origin string) *heldCopy {
 // look is one look at Redis for origin at now (zero: the cache's clock).
 // A copy of the fleet's that this worker does not hold yet becomes the
 // one it holds.
-func (c *SharedRobotsCache) look(ctx context.Context, origin string, now time.Time, when WhenFetching) (sharedLook, error) {
+func (c *Cache) look(ctx context.Context, origin string, now time.Time, when robotstxt.WhenFetching) (sharedLook, error) {
 	keys := c.keys(origin)
 	held := c.held(origin)
 	version := ""
@@ -552,7 +559,7 @@ func (c *SharedRobotsCache) look(ctx context.Context, origin string, now time.Ti
 	look := sharedLook{now: time.UnixMilli(l.now)}
 	if l.data != "" {
 		data := []byte(l.data)
-		entry, err := DecodeEntry(data, c.policy)
+		entry, err := robotstxt.DecodeEntry(data, c.policy)
 		switch {
 		case err == nil:
 			held = c.put(origin, l.version, data, entry)
@@ -567,19 +574,19 @@ func (c *SharedRobotsCache) look(ctx context.Context, origin string, now time.Ti
 		if held != nil {
 			c.hits.Add(1)
 		}
-		look.kind, look.copy = LookupReady, held // held nil: no copy, nothing known
+		look.kind, look.copy = robotstxt.LookupReady, held // held nil: no copy, nothing known
 	case "wait":
 		if held != nil {
 			c.stale.Add(1)
-			look.kind, look.copy, look.refreshing = LookupReady, held, true
+			look.kind, look.copy, look.refreshing = robotstxt.LookupReady, held, true
 			break
 		}
 		c.misses.Add(1)
 		leftMS, _ := strconv.ParseInt(l.tokenOrLeft, 10, 64)
 		look.until = look.now.Add(time.Duration(leftMS) * time.Millisecond)
-		look.kind = LookupWait
-		if when == DisallowWhileFetching {
-			look.kind = LookupReady
+		look.kind = robotstxt.LookupWait
+		if when == robotstxt.DisallowWhileFetching {
+			look.kind = robotstxt.LookupReady
 		}
 	default: // "fetch"
 		c.fetches.Add(1)
@@ -590,7 +597,7 @@ func (c *SharedRobotsCache) look(ctx context.Context, origin string, now time.Ti
 		if err != nil {
 			return sharedLook{}, err
 		}
-		look.kind, look.lease = LookupFetch, lease
+		look.kind, look.lease = robotstxt.LookupFetch, lease
 	}
 	return look, nil
 }
@@ -616,36 +623,36 @@ func readLookup(reply any) (lookupReply, error) {
 	return lookupReply{}, &RedisError{Step: "lookup", Err: errors.New("the script's reply is not {kind, now, version, due, token, data}")}
 }
 
-// SharedLease is the fleet's right, and duty, to fetch one origin's
-// robots.txt, handed out by SharedRobotsCache.Lookup to one caller in the
+// Lease is the fleet's right, and duty, to fetch one origin's
+// robots.txt, handed out by Cache.Lookup to one caller in the
 // fleet per origin at a time, under a fencing token. Store what the
 // fetch returned, or Abandon it, once; one neither stored nor abandoned
-// runs out after SharedCacheOptions.Lease, and the next lookup hands the
+// runs out after CacheOptions.Lease, and the next lookup hands the
 // fetch to another caller. It is safe for concurrent use.
-type SharedLease struct {
-	cache      *SharedRobotsCache
+type Lease struct {
+	cache      *Cache
 	origin     string
 	keys       []string
 	token      string
-	validators Validators
+	validators robotstxt.Validators
 	base       []byte // the copy the fetch refreshes, as Redis has it; nil for none
 
 	mu    sync.Mutex
-	entry *Entry // decoded from base: the fetch is recorded into it
+	entry *robotstxt.Entry // decoded from base: the fetch is recorded into it
 	ended bool
 }
 
 // newLease makes the lease Redis handed out under token, to refresh held
 // (nil: none); an error gives it back.
-func (c *SharedRobotsCache) newLease(ctx context.Context, origin string, keys []string, token string, held *heldCopy,
-	now time.Time) (*SharedLease, error) {
-	l := &SharedLease{cache: c, origin: origin, keys: keys, token: token}
+func (c *Cache) newLease(ctx context.Context, origin string, keys []string, token string, held *heldCopy,
+	now time.Time) (*Lease, error) {
+	l := &Lease{cache: c, origin: origin, keys: keys, token: token}
 	var err error
 	if held != nil {
 		l.base = held.data
-		l.entry, err = DecodeEntry(held.data, c.policy)
+		l.entry, err = robotstxt.DecodeEntry(held.data, c.policy)
 	} else {
-		l.entry, err = NewEntry(c.policy)
+		l.entry, err = robotstxt.NewEntry(c.policy)
 	}
 	if err != nil {
 		_, _ = c.script(ctx, "abandon", keys[1:], token)
@@ -655,39 +662,43 @@ func (c *SharedRobotsCache) newLease(ctx context.Context, origin string, keys []
 	return l, nil
 }
 
-func (l *SharedLease) notNil() {
+func (l *Lease) notNil() {
 	if l == nil {
-		panic("robotstxt: method called on a nil *SharedLease")
+		panic("robotstxt: method called on a nil *fleet.Lease")
 	}
 }
 
-// Origin returns the normalised origin, as Lease.Origin does.
-func (l *SharedLease) Origin() string { l.notNil(); return l.origin }
+// Origin returns the normalised origin, as robotstxt.Lease.Origin does.
+func (l *Lease) Origin() string { l.notNil(); return l.origin }
 
 // RobotsURL returns the URL to fetch: the origin's /robots.txt.
-func (l *SharedLease) RobotsURL() string { l.notNil(); return l.origin + "/robots.txt" }
+func (l *Lease) RobotsURL() string { l.notNil(); return l.origin + "/robots.txt" }
 
 // Validators returns the validators of the fleet's copy, for a
 // conditional request; a 304 stored with the lease then renews the copy.
-func (l *SharedLease) Validators() Validators { l.notNil(); return l.validators }
+func (l *Lease) Validators() robotstxt.Validators { l.notNil(); return l.validators }
 
-var errLeaseRefused = &Error{Kind: ErrInvalidLease, Message: "the fleet refused the store: the lease ran out " +
+// errLeaseUsed is robotstxt.Lease's error for a second store or abandon.
+var errLeaseUsed = &robotstxt.Error{Kind: robotstxt.ErrInvalidLease,
+	Message: "the lease was already stored or abandoned: each lease is stored or abandoned once"}
+
+var errLeaseRefused = &robotstxt.Error{Kind: robotstxt.ErrInvalidLease, Message: "the fleet refused the store: the lease ran out " +
 	"(by the clock that took it) or another lease replaced it; the fleet's copy is unchanged"}
 
-// Store records what the fetch returned at now (zero: the cache's clock),
-// as Lease.Store does, stores the copy for the fleet and ends the lease;
-// this worker holds the copy from then on. It returns what the outcome
-// meant.
+// Store records what the fetch returned at now (zero: the cache's clock), as
+// robotstxt.Lease.Store does, stores the copy for the fleet and ends the
+// lease; this worker holds the copy from then on. It returns what the
+// outcome meant.
 //
-// Errors: ErrInvalidLease when the lease was already stored or abandoned
-// (Redis is not asked then), or when Redis refuses the store because the
-// lease ran out by now (a copy is stored only under the fleet's current
-// lease: a late answer never replaces a newer one), and nothing changes;
-// ErrClosed after SharedRobotsCache.Close (the fetch is given back then).
-// A *RedisError or ctx.Err() when the copy could not be stored: the
+// Errors: robotstxt.ErrInvalidLease when the lease was already stored or
+// abandoned (Redis is not asked then), or when Redis refuses the store
+// because the lease ran out by now (a copy is stored only under the fleet's
+// current lease: a late answer never replaces a newer one), and nothing
+// changes; robotstxt.ErrClosed after Cache.Close (the fetch is given back
+// then). A *RedisError or ctx.Err() when the copy could not be stored: the
 // disposition is then returned too, and the copy answers in this worker
 // only, until it is due.
-func (l *SharedLease) Store(ctx context.Context, now time.Time, resp Response) (Disposition, error) {
+func (l *Lease) Store(ctx context.Context, now time.Time, resp robotstxt.Response) (robotstxt.Disposition, error) {
 	l.notNil()
 	s, err := l.store(ctx, now, resp)
 	switch {
@@ -705,11 +716,11 @@ func (l *SharedLease) Store(ctx context.Context, now time.Time, resp Response) (
 type leaseStored struct {
 	copy        *heldCopy
 	now         time.Time
-	disposition Disposition
+	disposition robotstxt.Disposition
 	refused     bool
 }
 
-func (l *SharedLease) store(ctx context.Context, now time.Time, resp Response) (leaseStored, error) {
+func (l *Lease) store(ctx context.Context, now time.Time, resp robotstxt.Response) (leaseStored, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.ended {
@@ -726,10 +737,10 @@ func (l *SharedLease) store(ctx context.Context, now time.Time, resp Response) (
 	// The body the copy now comes from: this one, or the one kept.
 	var body []byte
 	switch {
-	case disposition == FollowRules:
+	case disposition == robotstxt.FollowRules:
 		body = resp.Body
 	case l.base != nil:
-		body, _ = StoredBody(l.base) // decoded before: readable
+		body, _ = robotstxt.StoredBody(l.base) // decoded before: readable
 	}
 	data, err := l.entry.Encode(body)
 	if err != nil {
@@ -747,13 +758,13 @@ func (l *SharedLease) store(ctx context.Context, now time.Time, resp Response) (
 	return leaseStored{copy: c.put(l.origin, version, data, l.entry), now: now, disposition: disposition}, err
 }
 
-// Abandon gives the fetch back without an outcome (the caller gave up),
-// if the lease is still the fleet's current one: the next lookup of the
-// origin hands it to someone else. Errors: ErrInvalidLease when the lease
-// was already stored or abandoned, ErrClosed after
-// SharedRobotsCache.Close (the fetch is given back all the same), a
-// *RedisError or ctx.Err() (the lease then runs out in its time).
-func (l *SharedLease) Abandon(ctx context.Context) error {
+// Abandon gives the fetch back without an outcome (the caller gave up), if
+// the lease is still the fleet's current one: the next lookup of the origin
+// hands it to someone else. Errors: robotstxt.ErrInvalidLease when the lease
+// was already stored or abandoned, robotstxt.ErrClosed after Cache.Close
+// (the fetch is given back all the same), a *RedisError or ctx.Err() (the
+// lease then runs out in its time).
+func (l *Lease) Abandon(ctx context.Context) error {
 	l.notNil()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -770,15 +781,15 @@ func (l *SharedLease) Abandon(ctx context.Context) error {
 
 // giveBack frees the lease's entry and gives the fetch back to the fleet,
 // if the lease is still the current one; l.mu is held.
-func (l *SharedLease) giveBack(ctx context.Context) error {
+func (l *Lease) giveBack(ctx context.Context) error {
 	l.entry.Close()
 	_, err := l.cache.script(ctx, "abandon", l.keys[1:], l.token)
 	return err
 }
 
-// fetchAndStore fetches under lease with the cache's FetchFunc, stores the
-// copy for the fleet, and answers from it.
-func (c *SharedRobotsCache) fetchAndStore(ctx context.Context, r *cacheRound, lease *SharedLease) {
+// fetchAndStore fetches under lease with the cache's robotstxt.FetchFunc,
+// stores the copy for the fleet, and answers from it.
+func (c *Cache) fetchAndStore(ctx context.Context, r *cacheRound, lease *Lease) {
 	fetched := false
 	defer func() {
 		if !fetched { // the fetch function panicked
@@ -787,10 +798,10 @@ func (c *SharedRobotsCache) fetchAndStore(ctx context.Context, r *cacheRound, le
 	}()
 	fetchCtx, cancel := context.WithTimeout(ctx, c.lease)
 	defer cancel()
-	resp, err := c.fetch(fetchCtx, FetchRequest{URL: lease.RobotsURL(), Origin: lease.origin, Validators: lease.validators})
+	resp, err := c.fetch(fetchCtx, robotstxt.FetchRequest{URL: lease.RobotsURL(), Origin: lease.origin, Validators: lease.validators})
 	fetched = true
 	if err != nil {
-		resp = Response{} // no response: a network error or a timeout (behaviour §6)
+		resp = robotstxt.Response{} // no response: a network error or a timeout (behaviour §6)
 	}
 	s, err := lease.store(ctx, time.Time{}, resp)
 	switch {
@@ -804,11 +815,11 @@ func (c *SharedRobotsCache) fetchAndStore(ctx context.Context, r *cacheRound, le
 		return
 	}
 	// An error here is Redis's, counted and reported: the copy answers.
-	r.look = sharedLook{kind: LookupReady, now: s.now, copy: s.copy}
+	r.look = sharedLook{kind: robotstxt.LookupReady, now: s.now, copy: s.copy}
 }
 
 // put makes (version, data, entry) the copy of origin this worker holds.
-func (c *SharedRobotsCache) put(origin, version string, data []byte, entry *Entry) *heldCopy {
+func (c *Cache) put(origin, version string, data []byte, entry *robotstxt.Entry) *heldCopy {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	held := &heldCopy{version: version, data: data, entry: entry}
@@ -831,7 +842,7 @@ func (c *SharedRobotsCache) put(origin, version string, data []byte, entry *Entr
 }
 
 // drop forgets a held copy; mu is held.
-func (c *SharedRobotsCache) drop(origin string, held *heldCopy) {
+func (c *Cache) drop(origin string, held *heldCopy) {
 	held.entry.Close()
 	held.closed = true
 	c.order.Remove(held.elem)
@@ -840,7 +851,7 @@ func (c *SharedRobotsCache) drop(origin string, held *heldCopy) {
 
 // script runs the fleet script name; a Redis failure is counted and
 // reported.
-func (c *SharedRobotsCache) script(ctx context.Context, name string, keys []string, args ...any) (any, error) {
+func (c *Cache) script(ctx context.Context, name string, keys []string, args ...any) (any, error) {
 	reply, err := runScript(ctx, c.client, name, keys, args...)
 	if errors.Is(err, ErrRedis) {
 		c.redisFailed(err)
@@ -848,7 +859,7 @@ func (c *SharedRobotsCache) script(ctx context.Context, name string, keys []stri
 	return reply, err
 }
 
-func (c *SharedRobotsCache) redisFailed(err error) {
+func (c *Cache) redisFailed(err error) {
 	c.redisErrors.Add(1)
 	if c.onRedisError != nil {
 		c.onRedisError(err)
@@ -858,22 +869,22 @@ func (c *SharedRobotsCache) redisFailed(err error) {
 // redisDown fails safe: the copy this worker holds answers (as an
 // unreachable robots.txt keeps the old copy); with none, nothing is
 // allowed. With LocalFallback, this worker's own cache answers.
-func (c *SharedRobotsCache) redisDown(r *cacheRound, err error, origin string) {
+func (c *Cache) redisDown(r *cacheRound, err error, origin string) {
 	if c.fallback != nil {
-		c.warning.warn("SharedRobotsCache", "cache", err)
+		c.warning.warn("fleet.Cache", "cache", err)
 		r.fallback = true
 		return
 	}
-	r.look = sharedLook{kind: LookupReady, now: c.clock.time(), copy: c.held(origin)}
+	r.look = sharedLook{kind: robotstxt.LookupReady, now: c.clock.time(), copy: c.held(origin)}
 }
 
 // Remove forgets this worker's copy of url's origin (the fleet's stays)
-// and reports whether it held one. ErrInvalidURL as for Rules.
-func (c *SharedRobotsCache) Remove(url string) (bool, error) {
+// and reports whether it held one. robotstxt.ErrInvalidURL as for Rules.
+func (c *Cache) Remove(url string) (bool, error) {
 	if err := c.open(); err != nil {
 		return false, err
 	}
-	origin, err := RobotsOrigin(url)
+	origin, err := robotstxt.RobotsOrigin(url)
 	if err != nil {
 		return false, err
 	}
@@ -887,9 +898,8 @@ func (c *SharedRobotsCache) Remove(url string) (bool, error) {
 	return true, nil
 }
 
-// SharedCacheStats are a SharedRobotsCache's counters in this worker since
-// it was made.
-type SharedCacheStats struct {
+// CacheStats are a Cache's counters in this worker since it was made.
+type CacheStats struct {
 	// Hits are answers from a copy that was not due.
 	Hits uint64
 	// Misses are looks at Redis with no copy held (a fetch, a wait, or a
@@ -909,24 +919,24 @@ type SharedCacheStats struct {
 }
 
 // Stats returns this worker's counters.
-func (c *SharedRobotsCache) Stats() SharedCacheStats {
-	return SharedCacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Fetches: c.fetches.Load(),
+func (c *Cache) Stats() CacheStats {
+	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Fetches: c.fetches.Load(),
 		Stale: c.stale.Load(), Evictions: c.evictions.Load(), RedisErrors: c.redisErrors.Load(), Entries: uint64(c.Len())}
 }
 
 // Len returns how many copies this worker holds.
-func (c *SharedRobotsCache) Len() int {
+func (c *Cache) Len() int {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return len(c.copies)
 }
 
-// Close frees this worker's copies (the fleet's stay in Redis) and its
-// local fallback cache; later calls return ErrClosed. It does not close
+// Close frees this worker's copies (the fleet's stay in Redis) and its local
+// fallback cache; later calls return robotstxt.ErrClosed. It does not close
 // the Redis client. Calling Close again does nothing.
-func (c *SharedRobotsCache) Close() {
+func (c *Cache) Close() {
 	if c == nil {
-		panic("robotstxt: method called on a nil *SharedRobotsCache")
+		panic("robotstxt: method called on a nil *fleet.Cache")
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()

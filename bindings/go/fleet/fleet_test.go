@@ -1,10 +1,11 @@
-package robotstxt_test
+package fleet_test
 
 // A fleet's shared state through a real Redis server: workers fetch each
 // robots.txt once and pace each host as one crawler; Redis down fails
-// safe (the shared vectors are in fleet_vectors_test.go). The server is Debian's redis-server that `make redis` unpacks under
-// build/redis (or $ROBOTSTXT_REDIS_SERVER), started per test on 127.0.0.1
-// and a free port, and stopped by its pid.
+// safe (the shared vectors are in vectors_test.go). The server is Debian's
+// redis-server that `make redis` unpacks under build/redis (or
+// $ROBOTSTXT_REDIS_SERVER), started per test on 127.0.0.1 and a free port,
+// and stopped by its pid.
 
 import (
 	"bytes"
@@ -27,6 +28,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotstxt-engine/robotstxt-go"
+	"github.com/robotstxt-engine/robotstxt-go/fleet"
 )
 
 // redisServer is a redis-server this test started.
@@ -40,7 +42,7 @@ func redisBinary(t *testing.T) string {
 	t.Helper()
 	path := os.Getenv("ROBOTSTXT_REDIS_SERVER")
 	if path == "" {
-		path = filepath.Join("..", "..", "build", "redis", "redis-server")
+		path = filepath.Join("..", "..", "..", "build", "redis", "redis-server")
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("no redis-server at %s (%v): run `make redis` first (make go-test does), "+
@@ -183,14 +185,14 @@ func fixed(resp robotstxt.Response) func() (robotstxt.Response, error) {
 
 const shopRobots = "User-agent: *\nDisallow: /private/\nCrawl-delay: 0.5\n"
 
-func newSharedCache(t *testing.T, client redis.Scripter, fetch robotstxt.FetchFunc,
-	edit func(*robotstxt.SharedCacheOptions)) *robotstxt.SharedRobotsCache {
+func newCache(t *testing.T, client redis.Scripter, fetch robotstxt.FetchFunc,
+	edit func(*fleet.CacheOptions)) *fleet.Cache {
 	t.Helper()
-	options := robotstxt.DefaultSharedCacheOptions()
+	options := fleet.DefaultCacheOptions()
 	if edit != nil {
 		edit(&options)
 	}
-	cache, err := robotstxt.NewSharedRobotsCache(client, fetch, options)
+	cache, err := fleet.NewCache(client, fetch, options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +200,7 @@ func newSharedCache(t *testing.T, client redis.Scripter, fetch robotstxt.FetchFu
 	return cache
 }
 
-func sharedRules(t *testing.T, cache *robotstxt.SharedRobotsCache, url string) *robotstxt.Rules {
+func cacheRules(t *testing.T, cache *fleet.Cache, url string) *robotstxt.Rules {
 	t.Helper()
 	rules, err := cache.Rules(context.Background(), url, "ExampleBot")
 	if err != nil {
@@ -208,7 +210,7 @@ func sharedRules(t *testing.T, cache *robotstxt.SharedRobotsCache, url string) *
 	return rules
 }
 
-func TestSharedCacheOneFetchPerOrigin(t *testing.T) {
+func TestCacheOneFetchPerOrigin(t *testing.T) {
 	server := startRedis(t)
 	prefix := testPrefix()
 	fetch := &countingFetch{delay: 30 * time.Millisecond, answers: map[string]func() (robotstxt.Response, error){
@@ -216,9 +218,9 @@ func TestSharedCacheOneFetchPerOrigin(t *testing.T) {
 		"https://b.test/robots.txt": fixed(robotstxt.Response{Status: 404}),
 	}}
 	clients := []*countingClient{newClient(t, server.addr()), newClient(t, server.addr())}
-	workers := make([]*robotstxt.SharedRobotsCache, 2)
+	workers := make([]*fleet.Cache, 2)
 	for i := range workers {
-		workers[i] = newSharedCache(t, clients[i], fetch.fetch, func(o *robotstxt.SharedCacheOptions) { o.Prefix = prefix })
+		workers[i] = newCache(t, clients[i], fetch.fetch, func(o *fleet.CacheOptions) { o.Prefix = prefix })
 	}
 	type asked struct {
 		origin string
@@ -269,7 +271,7 @@ func TestSharedCacheOneFetchPerOrigin(t *testing.T) {
 	}
 	// Later questions need no Redis call and no fetch.
 	runs := clients[1].runs.Load()
-	rules := sharedRules(t, workers[1], "https://a.test/")
+	rules := cacheRules(t, workers[1], "https://a.test/")
 	if _, blanket := rules.Blanket(); blanket || clients[1].runs.Load() != runs || fetch.count() != 2 {
 		t.Errorf("a later question: blanket %v, %d more scripts, %d fetches", blanket, clients[1].runs.Load()-runs, fetch.count())
 	}
@@ -295,7 +297,7 @@ type manualMS struct{ ms atomic.Int64 }
 func (c *manualMS) now() time.Time          { return time.UnixMilli(c.ms.Load()) }
 func (c *manualMS) advance(d time.Duration) { c.ms.Add(d.Milliseconds()) }
 
-func TestSharedCacheRefreshAndFailure(t *testing.T) {
+func TestCacheRefreshAndFailure(t *testing.T) {
 	server := startRedis(t)
 	prefix := testPrefix()
 	var clock manualMS
@@ -310,11 +312,11 @@ func TestSharedCacheRefreshAndFailure(t *testing.T) {
 			return robotstxt.Response{Status: 200, Body: []byte(shopRobots)}, nil
 		},
 	}}
-	edit := func(o *robotstxt.SharedCacheOptions) { o.Prefix, o.Now = prefix, clock.now }
-	one := newSharedCache(t, newClient(t, server.addr()), fetch.fetch, edit)
-	two := newSharedCache(t, newClient(t, server.addr()), fetch.fetch, edit)
-	for _, worker := range []*robotstxt.SharedRobotsCache{one, two} {
-		if sharedRules(t, worker, "https://a.test/x").Allowed("/private/") {
+	edit := func(o *fleet.CacheOptions) { o.Prefix, o.Now = prefix, clock.now }
+	one := newCache(t, newClient(t, server.addr()), fetch.fetch, edit)
+	two := newCache(t, newClient(t, server.addr()), fetch.fetch, edit)
+	for _, worker := range []*fleet.Cache{one, two} {
+		if cacheRules(t, worker, "https://a.test/x").Allowed("/private/") {
 			t.Error("/private/ allowed")
 		}
 	}
@@ -325,7 +327,7 @@ func TestSharedCacheRefreshAndFailure(t *testing.T) {
 	clock.advance(25 * time.Hour)
 	status.Store(503)
 	var wg sync.WaitGroup
-	for _, worker := range []*robotstxt.SharedRobotsCache{one, two} {
+	for _, worker := range []*fleet.Cache{one, two} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -346,14 +348,14 @@ func TestSharedCacheRefreshAndFailure(t *testing.T) {
 	}
 	// The retry is due in an hour, for the fleet.
 	clock.advance(time.Hour - time.Millisecond)
-	sharedRules(t, two, "https://a.test/")
+	cacheRules(t, two, "https://a.test/")
 	if fetch.count() != 2 {
 		t.Fatalf("%d fetches before the retry is due, want 2", fetch.count())
 	}
 	clock.advance(time.Millisecond)
 	status.Store(200)
-	sharedRules(t, two, "https://a.test/")
-	sharedRules(t, one, "https://a.test/")
+	cacheRules(t, two, "https://a.test/")
+	cacheRules(t, one, "https://a.test/")
 	if fetch.count() != 3 {
 		t.Fatalf("%d fetches, want 3", fetch.count())
 	}
@@ -362,7 +364,7 @@ func TestSharedCacheRefreshAndFailure(t *testing.T) {
 	}
 }
 
-func TestSharedCacheFetchErrorsAndPanics(t *testing.T) {
+func TestCacheFetchErrorsAndPanics(t *testing.T) {
 	server := startRedis(t)
 	prefix := testPrefix()
 	var panics atomic.Bool
@@ -377,14 +379,14 @@ func TestSharedCacheFetchErrorsAndPanics(t *testing.T) {
 			return robotstxt.Response{Status: 404}, nil
 		},
 	}}
-	edit := func(o *robotstxt.SharedCacheOptions) { o.Prefix = prefix }
-	one := newSharedCache(t, newClient(t, server.addr()), fetch.fetch, edit)
-	two := newSharedCache(t, newClient(t, server.addr()), fetch.fetch, edit)
+	edit := func(o *fleet.CacheOptions) { o.Prefix = prefix }
+	one := newCache(t, newClient(t, server.addr()), fetch.fetch, edit)
+	two := newCache(t, newClient(t, server.addr()), fetch.fetch, edit)
 
 	// An error is no response: nothing is allowed until the retry, for the
 	// fleet.
-	for _, worker := range []*robotstxt.SharedRobotsCache{one, two} {
-		rules := sharedRules(t, worker, "https://down.test/x")
+	for _, worker := range []*fleet.Cache{one, two} {
+		rules := cacheRules(t, worker, "https://down.test/x")
 		blanket, ok := rules.Blanket()
 		if !ok || blanket.Allowed || blanket.Cause != robotstxt.CauseNoResponse {
 			t.Errorf("after a network error: %+v %v", blanket, ok)
@@ -414,7 +416,7 @@ func TestSharedCacheFetchErrorsAndPanics(t *testing.T) {
 		t.Errorf("%d fetches, want 3", fetch.count())
 	}
 	panics.Store(false)
-	if !sharedRules(t, two, "https://bad.test/").Allowed("/x") {
+	if !cacheRules(t, two, "https://bad.test/").Allowed("/x") {
 		t.Error("a 404 disallows")
 	}
 	if fetch.count() != 4 {
@@ -425,18 +427,18 @@ func TestSharedCacheFetchErrorsAndPanics(t *testing.T) {
 	slow := &countingFetch{delay: 300 * time.Millisecond, answers: map[string]func() (robotstxt.Response, error){
 		"https://slow.test/robots.txt": fixed(robotstxt.Response{Status: 404}),
 	}}
-	three := newSharedCache(t, newClient(t, server.addr()), slow.fetch, edit)
+	three := newCache(t, newClient(t, server.addr()), slow.fetch, edit)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	if _, err := three.Rules(ctx, "https://slow.test/", "ExampleBot"); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a context that ended: %v", err)
 	}
-	if !sharedRules(t, three, "https://slow.test/").Allowed("/x") || slow.count() != 1 {
+	if !cacheRules(t, three, "https://slow.test/").Allowed("/x") || slow.count() != 1 {
 		t.Errorf("after the wait: %d fetches", slow.count())
 	}
 }
 
-func TestSharedCacheWhileFetching(t *testing.T) {
+func TestCacheWhileFetching(t *testing.T) {
 	server := startRedis(t)
 	prefix := testPrefix()
 	started, release := make(chan struct{}), make(chan struct{})
@@ -445,8 +447,8 @@ func TestSharedCacheWhileFetching(t *testing.T) {
 		<-release
 		return robotstxt.Response{Status: 200, Body: []byte(shopRobots)}, nil
 	}
-	one := newSharedCache(t, newClient(t, server.addr()), fetch, func(o *robotstxt.SharedCacheOptions) { o.Prefix = prefix })
-	two := newSharedCache(t, newClient(t, server.addr()), fetch, func(o *robotstxt.SharedCacheOptions) {
+	one := newCache(t, newClient(t, server.addr()), fetch, func(o *fleet.CacheOptions) { o.Prefix = prefix })
+	two := newCache(t, newClient(t, server.addr()), fetch, func(o *fleet.CacheOptions) {
 		o.Prefix, o.WhenFetching = prefix, robotstxt.DisallowWhileFetching
 	})
 	first := make(chan error, 1)
@@ -460,7 +462,7 @@ func TestSharedCacheWhileFetching(t *testing.T) {
 	// While one fetches under the lease, two answers disallow-all at once,
 	// until the lease runs out.
 	<-started
-	waiting := sharedRules(t, two, "https://a.test/")
+	waiting := cacheRules(t, two, "https://a.test/")
 	blanket, ok := waiting.Blanket()
 	if !ok || blanket.Allowed || blanket.Cause != robotstxt.CauseNotFetched {
 		t.Errorf("while another worker fetches: %+v %v", blanket, ok)
@@ -472,7 +474,7 @@ func TestSharedCacheWhileFetching(t *testing.T) {
 	if err := <-first; err != nil {
 		t.Fatal(err)
 	}
-	if sharedRules(t, two, "https://a.test/").Allowed("/private/") {
+	if cacheRules(t, two, "https://a.test/").Allowed("/private/") {
 		t.Error("once stored: /private/ allowed")
 	}
 }
@@ -480,14 +482,14 @@ func TestSharedCacheWhileFetching(t *testing.T) {
 // The steps under Rules, beside the vectors: on Redis's clock, a lease is
 // ended once (Redis is not asked again), a bad token asks Redis nothing,
 // and a lease still open when its cache closes is given back.
-func TestSharedCacheLookupAndLease(t *testing.T) {
+func TestCacheLookupAndLease(t *testing.T) {
 	server := startRedis(t)
 	ctx := context.Background()
 	client := newClient(t, server.addr())
 	prefix := testPrefix()
-	edit := func(o *robotstxt.SharedCacheOptions) { o.Prefix = prefix }
-	one := newSharedCache(t, client, fetchNothing(t), edit)
-	two := newSharedCache(t, newClient(t, server.addr()), fetchNothing(t), edit)
+	edit := func(o *fleet.CacheOptions) { o.Prefix = prefix }
+	one := newCache(t, client, fetchNothing(t), edit)
+	two := newCache(t, newClient(t, server.addr()), fetchNothing(t), edit)
 
 	before := time.Now()
 	got, err := one.Lookup(ctx, "https://A.test/x", "ExampleBot", time.Time{}, robotstxt.WaitForFetch)
@@ -547,34 +549,34 @@ func TestSharedCacheLookupAndLease(t *testing.T) {
 	}
 }
 
-func TestSharedCacheBadArguments(t *testing.T) {
+func TestCacheBadArguments(t *testing.T) {
 	server := startRedis(t)
 	client := newClient(t, server.addr())
 	fetch := func(context.Context, robotstxt.FetchRequest) (robotstxt.Response, error) {
 		return robotstxt.Response{Status: 404}, nil
 	}
-	options := robotstxt.DefaultSharedCacheOptions()
-	if _, err := robotstxt.NewSharedRobotsCache(nil, fetch, options); !errors.Is(err, robotstxt.ErrInvalidOption) {
+	options := fleet.DefaultCacheOptions()
+	if _, err := fleet.NewCache(nil, fetch, options); !errors.Is(err, robotstxt.ErrInvalidOption) {
 		t.Errorf("nil client: %v", err)
 	}
-	if _, err := robotstxt.NewSharedRobotsCache(client, nil, options); !errors.Is(err, robotstxt.ErrInvalidOption) {
+	if _, err := fleet.NewCache(client, nil, options); !errors.Is(err, robotstxt.ErrInvalidOption) {
 		t.Errorf("nil fetch: %v", err)
 	}
-	for name, edit := range map[string]func(*robotstxt.SharedCacheOptions){
-		"FreshFor":     func(o *robotstxt.SharedCacheOptions) { o.Policy.FreshFor = -1 },
-		"WhenFetching": func(o *robotstxt.SharedCacheOptions) { o.WhenFetching = 7 },
-		"Lease":        func(o *robotstxt.SharedCacheOptions) { o.Lease = -time.Second },
-		"Keep":         func(o *robotstxt.SharedCacheOptions) { o.Keep = -time.Second },
-		"Capacity":     func(o *robotstxt.SharedCacheOptions) { o.Capacity = -1 },
+	for name, edit := range map[string]func(*fleet.CacheOptions){
+		"FreshFor":     func(o *fleet.CacheOptions) { o.Policy.FreshFor = -1 },
+		"WhenFetching": func(o *fleet.CacheOptions) { o.WhenFetching = 7 },
+		"Lease":        func(o *fleet.CacheOptions) { o.Lease = -time.Second },
+		"Keep":         func(o *fleet.CacheOptions) { o.Keep = -time.Second },
+		"Capacity":     func(o *fleet.CacheOptions) { o.Capacity = -1 },
 	} {
-		o := robotstxt.DefaultSharedCacheOptions()
+		o := fleet.DefaultCacheOptions()
 		edit(&o)
-		if _, err := robotstxt.NewSharedRobotsCache(client, fetch, o); !errors.Is(err, robotstxt.ErrInvalidOption) {
+		if _, err := fleet.NewCache(client, fetch, o); !errors.Is(err, robotstxt.ErrInvalidOption) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
 	// The zero options are the defaults.
-	cache, err := robotstxt.NewSharedRobotsCache(client, fetch, robotstxt.SharedCacheOptions{Prefix: testPrefix()})
+	cache, err := fleet.NewCache(client, fetch, fleet.CacheOptions{Prefix: testPrefix()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -599,7 +601,7 @@ func captureLog(t *testing.T) *bytes.Buffer {
 	return &buf
 }
 
-func TestSharedCacheRedisDown(t *testing.T) {
+func TestCacheRedisDown(t *testing.T) {
 	t.Run("fails safe", func(t *testing.T) {
 		own := startRedis(t)
 		var clock manualMS
@@ -610,7 +612,7 @@ func TestSharedCacheRedisDown(t *testing.T) {
 		}}
 		var mu sync.Mutex
 		var redisErrors []error
-		cache := newSharedCache(t, newClient(t, own.addr()), fetch.fetch, func(o *robotstxt.SharedCacheOptions) {
+		cache := newCache(t, newClient(t, own.addr()), fetch.fetch, func(o *fleet.CacheOptions) {
 			o.Now = clock.now
 			o.OnRedisError = func(err error) {
 				mu.Lock()
@@ -618,13 +620,13 @@ func TestSharedCacheRedisDown(t *testing.T) {
 				redisErrors = append(redisErrors, err)
 			}
 		})
-		sharedRules(t, cache, "https://a.test/")
+		cacheRules(t, cache, "https://a.test/")
 		own.stop()
 		clock.advance(25 * time.Hour) // due: Redis is asked, and does not answer
-		if sharedRules(t, cache, "https://a.test/").Allowed("/x") {
+		if cacheRules(t, cache, "https://a.test/").Allowed("/x") {
 			t.Error("the copy held no longer answers")
 		}
-		none := sharedRules(t, cache, "https://b.test/")
+		none := cacheRules(t, cache, "https://b.test/")
 		if blanket, ok := none.Blanket(); !ok || blanket.Allowed || none.Allowed("/anything") {
 			t.Errorf("no copy held: %+v %v", blanket, ok)
 		}
@@ -637,8 +639,8 @@ func TestSharedCacheRedisDown(t *testing.T) {
 			t.Errorf("told of %d Redis errors, want 2 or more", len(redisErrors))
 		}
 		for _, err := range redisErrors {
-			var re *robotstxt.RedisError
-			if !errors.Is(err, robotstxt.ErrRedis) || !errors.As(err, &re) || re.Step != "lookup" {
+			var re *fleet.RedisError
+			if !errors.Is(err, fleet.ErrRedis) || !errors.As(err, &re) || re.Step != "lookup" {
 				t.Errorf("a Redis error: %v", err)
 			}
 		}
@@ -653,11 +655,11 @@ func TestSharedCacheRedisDown(t *testing.T) {
 		fetch := &countingFetch{answers: map[string]func() (robotstxt.Response, error){
 			"https://b.test/robots.txt": fixed(robotstxt.Response{Status: 404}),
 		}}
-		cache := newSharedCache(t, newClient(t, own.addr()), fetch.fetch, func(o *robotstxt.SharedCacheOptions) {
+		cache := newCache(t, newClient(t, own.addr()), fetch.fetch, func(o *fleet.CacheOptions) {
 			o.LocalFallback = true
 		})
 		for i := 0; i < 2; i++ {
-			if !sharedRules(t, cache, "https://b.test/x").Allowed("/x") {
+			if !cacheRules(t, cache, "https://b.test/x").Allowed("/x") {
 				t.Error("a 404 disallows")
 			}
 		}
@@ -671,11 +673,11 @@ func TestSharedCacheRedisDown(t *testing.T) {
 	t.Run("the pacer hands out no slot", func(t *testing.T) {
 		own := startRedis(t)
 		own.stop()
-		pacer := newSharedPacer(t, newClient(t, own.addr()), nil)
-		if _, err := pacer.Wait(context.Background(), "a.test"); !errors.Is(err, robotstxt.ErrRedis) {
+		pacer := newPacer(t, newClient(t, own.addr()), nil)
+		if _, err := pacer.Wait(context.Background(), "a.test"); !errors.Is(err, fleet.ErrRedis) {
 			t.Errorf("Wait: %v", err)
 		}
-		if _, err := pacer.Reserve(context.Background(), "a.test"); !errors.Is(err, robotstxt.ErrRedis) {
+		if _, err := pacer.Reserve(context.Background(), "a.test"); !errors.Is(err, fleet.ErrRedis) {
 			t.Errorf("Reserve: %v", err)
 		}
 	})
@@ -683,7 +685,7 @@ func TestSharedCacheRedisDown(t *testing.T) {
 		own := startRedis(t)
 		own.stop()
 		logged := captureLog(t)
-		pacer := newSharedPacer(t, newClient(t, own.addr()), func(o *robotstxt.SharedPacerOptions) {
+		pacer := newPacer(t, newClient(t, own.addr()), func(o *fleet.PacerOptions) {
 			o.Floor, o.LocalFallback = 50*time.Millisecond, true
 		})
 		var starts []time.Time
@@ -708,14 +710,14 @@ func TestSharedCacheRedisDown(t *testing.T) {
 	})
 }
 
-func newSharedPacer(t *testing.T, client redis.Scripter, edit func(*robotstxt.SharedPacerOptions)) *robotstxt.SharedPacer {
+func newPacer(t *testing.T, client redis.Scripter, edit func(*fleet.PacerOptions)) *fleet.Pacer {
 	t.Helper()
-	options := robotstxt.DefaultSharedPacerOptions()
+	options := fleet.DefaultPacerOptions()
 	options.Prefix = testPrefix()
 	if edit != nil {
 		edit(&options)
 	}
-	pacer, err := robotstxt.NewSharedPacer(client, options)
+	pacer, err := fleet.NewPacer(client, options)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -738,20 +740,20 @@ func parsedRules(t *testing.T, body, token string) *robotstxt.Rules {
 	return rules
 }
 
-func TestSharedPacerTurns(t *testing.T) {
+func TestPacerTurns(t *testing.T) {
 	server := startRedis(t)
 	ctx := context.Background()
 	prefix := testPrefix()
-	edit := func(o *robotstxt.SharedPacerOptions) { o.Prefix, o.Floor = prefix, 0 }
-	one := newSharedPacer(t, newClient(t, server.addr()), edit)
-	two := newSharedPacer(t, newClient(t, server.addr()), edit)
+	edit := func(o *fleet.PacerOptions) { o.Prefix, o.Floor = prefix, 0 }
+	one := newPacer(t, newClient(t, server.addr()), edit)
+	two := newPacer(t, newClient(t, server.addr()), edit)
 	if err := one.SetRules(ctx, "a.test", parsedRules(t, "User-agent: *\nCrawl-delay: 0.2\n", "ExampleBot")); err != nil {
 		t.Fatal(err)
 	}
 	if gap, err := two.Gap(ctx, "A.test"); err != nil || gap != 200*time.Millisecond {
 		t.Fatalf("gap %v, %v; want 200ms", gap, err)
 	}
-	var tickets []*robotstxt.SharedTicket
+	var tickets []*fleet.Ticket
 	for i := 0; i < 4; i++ {
 		pacer := one
 		if i%2 == 1 {
@@ -805,13 +807,13 @@ func TestSharedPacerTurns(t *testing.T) {
 
 // A crawl delay outlives the pace Redis lost (a restart with empty
 // memory): the worker that set it seeds it again.
-func TestSharedPacerSeedsLostPace(t *testing.T) {
+func TestPacerSeedsLostPace(t *testing.T) {
 	server := startRedis(t)
 	ctx := context.Background()
 	prefix := testPrefix()
-	edit := func(o *robotstxt.SharedPacerOptions) { o.Prefix, o.Floor = prefix, 0 }
-	one := newSharedPacer(t, newClient(t, server.addr()), edit)
-	two := newSharedPacer(t, newClient(t, server.addr()), edit)
+	edit := func(o *fleet.PacerOptions) { o.Prefix, o.Floor = prefix, 0 }
+	one := newPacer(t, newClient(t, server.addr()), edit)
+	two := newPacer(t, newClient(t, server.addr()), edit)
 	admin := redis.NewClient(&redis.Options{Addr: server.addr()})
 	defer admin.Close()
 	forget := func() {
@@ -841,17 +843,17 @@ func TestSharedPacerSeedsLostPace(t *testing.T) {
 	}
 }
 
-func TestSharedPacerWait(t *testing.T) {
+func TestPacerWait(t *testing.T) {
 	server := startRedis(t)
 	ctx := context.Background()
 	prefix := testPrefix()
-	edit := func(o *robotstxt.SharedPacerOptions) { o.Prefix, o.Floor = prefix, 100*time.Millisecond }
-	one := newSharedPacer(t, newClient(t, server.addr()), edit)
-	two := newSharedPacer(t, newClient(t, server.addr()), edit)
+	edit := func(o *fleet.PacerOptions) { o.Prefix, o.Floor = prefix, 100*time.Millisecond }
+	one := newPacer(t, newClient(t, server.addr()), edit)
+	two := newPacer(t, newClient(t, server.addr()), edit)
 	var mu sync.Mutex
 	var starts []time.Time
 	var wg sync.WaitGroup
-	for _, pacer := range []*robotstxt.SharedPacer{one, two, one, two} {
+	for _, pacer := range []*fleet.Pacer{one, two, one, two} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -914,22 +916,22 @@ func TestSharedPacerWait(t *testing.T) {
 	}
 }
 
-func TestSharedPacerBadArguments(t *testing.T) {
+func TestPacerBadArguments(t *testing.T) {
 	server := startRedis(t)
 	ctx := context.Background()
 	client := newClient(t, server.addr())
-	pacer := newSharedPacer(t, client, nil)
-	for name, edit := range map[string]func(*robotstxt.SharedPacerOptions){
-		"Floor":  func(o *robotstxt.SharedPacerOptions) { o.Floor = -1 },
-		"Retain": func(o *robotstxt.SharedPacerOptions) { o.Retain = 0 },
+	pacer := newPacer(t, client, nil)
+	for name, edit := range map[string]func(*fleet.PacerOptions){
+		"Floor":  func(o *fleet.PacerOptions) { o.Floor = -1 },
+		"Retain": func(o *fleet.PacerOptions) { o.Retain = 0 },
 	} {
-		o := robotstxt.DefaultSharedPacerOptions()
+		o := fleet.DefaultPacerOptions()
 		edit(&o)
-		if _, err := robotstxt.NewSharedPacer(client, o); !errors.Is(err, robotstxt.ErrInvalidOption) {
+		if _, err := fleet.NewPacer(client, o); !errors.Is(err, robotstxt.ErrInvalidOption) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	if _, err := robotstxt.NewSharedPacer(nil, robotstxt.DefaultSharedPacerOptions()); !errors.Is(err, robotstxt.ErrInvalidOption) {
+	if _, err := fleet.NewPacer(nil, fleet.DefaultPacerOptions()); !errors.Is(err, robotstxt.ErrInvalidOption) {
 		t.Errorf("nil client: %v", err)
 	}
 	if _, err := pacer.Reserve(ctx, ""); !errors.Is(err, robotstxt.ErrInvalidHost) {
@@ -953,9 +955,9 @@ func TestSharedPacerBadArguments(t *testing.T) {
 		{time.Second, robotstxt.RequestRate{Requests: 1, Seconds: 3}, 3 * time.Second},
 		{0, robotstxt.RequestRate{Requests: 3, Seconds: 1}, 334 * time.Millisecond},
 	} {
-		o := robotstxt.DefaultSharedPacerOptions()
+		o := fleet.DefaultPacerOptions()
 		o.Prefix, o.Floor = testPrefix(), 0
-		p, err := robotstxt.NewSharedPacer(client, o)
+		p, err := fleet.NewPacer(client, o)
 		if err != nil {
 			t.Fatal(err)
 		}
