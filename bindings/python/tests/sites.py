@@ -97,3 +97,7 @@ def page(path: str) -> Reply:
 
 def text(body: str, status: int = 200, headers: Optional[Dict[str, str]] = None) -> Reply:
     return status, {"Content-Type": "text/plain", **(headers or {})}, body.encode()
+
+
+def redirect(location: str, status: int = 301) -> Reply:
+    return status, {"Location": location}, b""

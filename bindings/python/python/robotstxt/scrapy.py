@@ -19,14 +19,22 @@ Scrapy's own middleware parses whatever body the robots.txt request
 returned, whatever its status (a 503 error page becomes "allow
 everything"), treats a download error as "no robots.txt" (allow
 everything), and keeps each site's answer for the whole crawl. This one
-applies the fetch-outcome policy of RFC 9309 (see :mod:`robotstxt.access`).
+applies the fetch-outcome policy of RFC 9309 (see :mod:`robotstxt.access`),
+follows robots.txt redirects itself (RFC 9309 §2.3.1.2), and paces each
+site by its ``Crawl-delay`` or ``Request-rate`` through Scrapy's download
+slots. Pacing is on by default; to leave the slots as the project set them::
+
+    ROBOTSTXT_CRAWL_DELAY = False
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union, cast
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Tuple, Union, cast
+from urllib.parse import urljoin, urlparse
 
 import scrapy.robotstxt
 from scrapy import signals
@@ -36,18 +44,27 @@ from scrapy.http.request import NO_CALLBACK
 from scrapy.utils.defer import deferred_from_coro, maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.defer import Deferred
+from w3lib.url import safe_url_string
 
 from ._agents import ANY_CRAWLER, rules_for_agent, token_of
 from ._http import max_age_ms, retry_after_ms
-from ._robotstxt import Answer, Cache, Error, InvalidUrlError, Lease, Robots, Rules, origin
+from ._robotstxt import Answer, Cache, Error, InvalidUrlError, Lease, Robots, Rules, origin, pace_ms
 
 if TYPE_CHECKING:
+    from scrapy.core.downloader import Slot
     from scrapy.crawler import Crawler
     from scrapy.http import Response
 
 __all__ = ["RobotParser", "RobotsTxtMiddleware"]
 
 logger = logging.getLogger(__name__)
+
+# The redirect statuses, as Scrapy's RedirectMiddleware follows them.
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+# RFC 9309 §2.3.1.2 asks for at least five. Past five, a 2xx allows
+# everything (behaviour §6); a chain still redirecting here (a loop) ends as
+# an unfollowed 3xx. The bound of robotstxt.aio's fetchers.
+_MAX_REDIRECTS = 20
 
 
 class RobotParser(scrapy.robotstxt.RobotParser):
@@ -111,6 +128,18 @@ class RobotsTxtMiddleware:
       unfollowed redirect or a download error disallows everything until
       the next try, one hour later (``ROBOTSTXT_RETRY_SECONDS``) or after the
       ``Retry-After`` (kept between 1 minute and 24 hours).
+    - **Redirects are followed** (RFC 9309 §2.3.1.2), to another host too,
+      up to 20 of them: a file reached in at most five is obeyed, one
+      reached after more allows everything (behaviour §6), and a chain that
+      goes on (a loop) ends as an unfollowed redirect. What it reaches is
+      kept as the copy of the origin first asked.
+    - **Crawl-delay paces the site** (``ROBOTSTXT_CRAWL_DELAY``, on by
+      default): the gap the crawler's rules ask (the larger of
+      ``Crawl-delay`` and the ``Request-rate`` interval) is the least wait
+      of the site's download slot. The slot waits the larger of that gap
+      and its own delay (``DOWNLOAD_DELAY``, ``DOWNLOAD_SLOTS``,
+      AutoThrottle's), and its random jitter is narrowed so that no wait is
+      shorter than the gap. Off, the slots keep the project's delays.
     - **A copy lasts a day** (``ROBOTSTXT_FRESH_SECONDS``, shortened by a
       ``Cache-Control: max-age``), then is fetched again (conditionally, with
       its ``ETag`` or ``Last-Modified``); while the site is unreachable the
@@ -123,8 +152,9 @@ class RobotsTxtMiddleware:
       ``ROBOTSTXT_POSTPONE = False`` they are dropped instead, like
       disallowed ones.
     - **It says what it decided**: one INFO line per robots.txt fetch (the
-      status, what it means, when the next try is), a DEBUG line per
-      refused request, and the stats ``robotstxt/request_count``,
+      status, what it means, when the next try is), one per site whose
+      gap changes its slot's pace, a DEBUG line per refused request, and
+      the stats ``robotstxt/request_count``, ``robotstxt/redirect_count``,
       ``robotstxt/response_count``, ``robotstxt/response_status_count/<status>``,
       ``robotstxt/exception_count/<type>``, ``robotstxt/access/<what it
       meant>``, ``robotstxt/forbidden``, ``robotstxt/postponed``.
@@ -159,14 +189,22 @@ class RobotsTxtMiddleware:
         )
         # Fetches under way: origin -> the Deferred its waiters share.
         self._rounds: Dict[str, Deferred[None]] = {}
-        # Rules selected per (scheme://netloc, token): (origin, generation of
-        # its copy, rules); each fetch stored starts a new generation.
-        self._selected: Dict[Tuple[str, str], Tuple[str, int, Rules]] = {}
+        # Rules selected per (scheme://netloc, token); each fetch stored
+        # starts a new generation of its origin.
+        self._selected: Dict[Tuple[str, str], _Selected] = {}
         self._generations: Dict[str, int] = {}
         # The delayed calls (IDelayedCall) that put postponed requests back.
         self._postponed: List[Any] = []
+        # Requests let through, on their way to a download slot: (origin,
+        # the gap in seconds its rules ask).
+        self._gaps: weakref.WeakKeyDictionary[Request, Tuple[str, float]] = weakref.WeakKeyDictionary()
+        # Download slots paced, by slot key.
+        self._paces: Dict[str, _SlotPace] = {}
+        self._pace_sites = settings.getbool("ROBOTSTXT_CRAWL_DELAY", True)
         crawler.signals.connect(self._spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
+        if self._pace_sites:
+            crawler.signals.connect(self._reached_downloader, signal=signals.request_reached_downloader)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> RobotsTxtMiddleware:
@@ -194,8 +232,11 @@ class RobotsTxtMiddleware:
         if not request.url.startswith(("http://", "https://", "HTTP://", "HTTPS://")):
             return None
         answer = await self._answer(request)
-        rules = self._rules(answer, request)
+        selected = self._select(answer, request)
+        rules = selected.rules
         if rules.can_fetch(request.url):
+            if self._pace_sites:
+                self._gaps[request] = (selected.site, selected.gap)
             return None
         blanket = rules.blanket
         if blanket is not None and not blanket.allowed and rules.retry_at is not None:
@@ -209,21 +250,22 @@ class RobotsTxtMiddleware:
         self._stats.inc_value("robotstxt/forbidden")
         raise IgnoreRequest("Forbidden by robots.txt")
 
-    def _rules(self, answer: Answer, request: Request) -> Rules:
+    def _select(self, answer: Answer, request: Request) -> _Selected:
         """The rules for ``request``'s crawler under ``answer``, selected
         once per site, crawler and copy (selecting compiles them)."""
         token = token_of(self._user_agent(request)) or ANY_CRAWLER
         parts = urlparse_cached(request)
         key = (f"{parts.scheme}://{parts.netloc}".lower(), token)
         kept = self._selected.get(key)
-        if kept is not None and kept[1] == self._generations.get(kept[0], 0):
-            return kept[2]
+        if kept is not None and kept.generation == self._generations.get(kept.site, 0):
+            return kept
         site = origin(request.url)
         rules = answer.rules_for(token)
         if len(self._selected) >= 10_000:
             self._selected.clear()
-        self._selected[key] = (site, self._generations.get(site, 0), rules)
-        return rules
+        selected = _Selected(site, self._generations.get(site, 0), rules, pace_ms(rules) / 1000)
+        self._selected[key] = selected
+        return selected
 
     async def _answer(self, request: Request) -> Answer:
         """What answers for ``request``'s origin, fetching first if needed."""
@@ -267,27 +309,47 @@ class RobotsTxtMiddleware:
         d.addBoth(done)
         return round_
 
-    async def _fetch(self, lease: Lease) -> None:
+    def _request(self, url: str, lease: Lease) -> Request:
         headers: Dict[str, str] = {}
         if lease.etag:
             headers["If-None-Match"] = lease.etag
         if lease.last_modified:
             headers["If-Modified-Since"] = lease.last_modified
-        request = Request(
-            lease.robots_url,
+        return Request(
+            url,
             headers=headers,
             priority=self.DOWNLOAD_PRIORITY,
-            # Every status is an answer (no retries now: a failure is
-            # retried at its own time, behaviour §7).
-            meta={"dont_obey_robotstxt": True, "dont_retry": True, "handle_httpstatus_all": True},
+            # A redirect to another host is followed (RFC 9309 §2.3.1.2),
+            # whatever the spider's allowed_domains.
+            dont_filter=True,
+            # Every status is an answer; redirects are counted here, not by
+            # Scrapy (behaviour §6); no retries now: a failure is retried at
+            # its own time (behaviour §7).
+            meta={
+                "dont_obey_robotstxt": True,
+                "dont_retry": True,
+                "dont_redirect": True,
+                "handle_httpstatus_all": True,
+            },
             callback=NO_CALLBACK,
         )
+
+    async def _fetch(self, lease: Lease) -> None:
+        request = self._request(lease.robots_url, lease)
         self._stats.inc_value("robotstxt/request_count")
         status: Optional[int] = None
+        redirects = 0
         fields: Dict[str, Any] = {}
         seen = "no response"
         try:
             response: Response = await self.crawler.engine.download_async(request)
+            while redirects < _MAX_REDIRECTS:
+                target = _redirect_target(response)
+                if target is None:
+                    break
+                redirects += 1
+                self._stats.inc_value("robotstxt/redirect_count")
+                response = await self.crawler.engine.download_async(self._request(target, lease))
         except Exception as error:
             if not isinstance(error, IgnoreRequest):
                 self._stats.inc_value(f"robotstxt/exception_count/{type(error)}")
@@ -299,13 +361,15 @@ class RobotsTxtMiddleware:
             headers_of = response.headers
             fields = {
                 "body": response.body if 200 <= status < 300 else b"",
-                "redirects": len(response.meta.get("redirect_urls", ())),
+                "redirects": redirects,
                 "max_age_ms": _max_age(headers_of.get(b"Cache-Control")),
                 "retry_after_ms": retry_after_ms(headers_of.get(b"Retry-After")),
                 "etag": headers_of.get(b"ETag"),
                 "last_modified": headers_of.get(b"Last-Modified"),
             }
             seen = f"HTTP {status}"
+            if redirects:
+                seen += f" from {response.url} after {redirects} redirect{'s' if redirects > 1 else ''}"
         try:
             access = self._cache.store(lease, status, now=_now_ms(), **fields)
         except Error as error:  # a late answer behind a newer copy: dropped
@@ -332,6 +396,44 @@ class RobotsTxtMiddleware:
                 signal=signals.robots_parsed, robotparser=RobotParser(answer.robots), request=request
             )
 
+    def _reached_downloader(self, request: Request) -> None:
+        """Paces ``request``'s download slot by its site's gap, before the
+        slot schedules it."""
+        asked = self._gaps.pop(request, None)
+        key = request.meta.get("download_slot")
+        if asked is None or not isinstance(key, str):
+            return
+        downloader = self.crawler.engine.downloader
+        slot = downloader.slots.get(key)
+        if slot is None:
+            return
+        site, gap = asked
+        pace = self._paces.get(key)
+        own = (slot.delay, _jitter(slot))
+        if pace is None or pace.slot is not slot:  # a new slot (Scrapy drops idle ones)
+            if len(self._paces) >= 10_000:
+                self._paces = {k: p for k, p in self._paces.items() if downloader.slots.get(k) is p.slot}
+            pace = self._paces[key] = _SlotPace(slot, *own)
+        elif own != pace.applied:  # changed since by the project (AutoThrottle)
+            pace.delay, pace.jitter = own
+        if pace.gaps.get(site) != gap:
+            pace.gaps[site] = gap
+            if gap:
+                logger.info(
+                    "robots.txt of %s: %g s between requests (Crawl-delay, Request-rate): download slot %r",
+                    site,
+                    gap,
+                    key,
+                    extra={"spider": self.crawler.spider},
+                )
+        floor = max(pace.gaps.values())
+        delay = max(pace.delay, floor)
+        # Scrapy waits delay × (1 ± jitter) between starts: the jitter is
+        # narrowed so that no wait is shorter than the sites' gap.
+        jitter = min(pace.jitter, 1 - floor / delay) if delay > 0 else pace.jitter
+        _set_pace(slot, delay, jitter)
+        pace.applied = (slot.delay, _jitter(slot))
+
     def _put_back(self, request: Request, retry_at: int) -> None:
         """Schedules ``request`` again once its robots.txt is due again."""
         from twisted.internet import reactor
@@ -356,6 +458,50 @@ class RobotsTxtMiddleware:
             if call.active():
                 call.cancel()
         self._postponed.clear()
+
+
+class _Selected(NamedTuple):
+    """Rules selected for one site and crawler, from one copy."""
+
+    site: str  # the origin
+    generation: int  # of the origin's copy
+    rules: Rules
+    gap: float  # seconds between requests the rules ask (0: none)
+
+
+@dataclass
+class _SlotPace:
+    """One download slot: its own delay and jitter (as the project set
+    them), and the gaps its sites' rules ask."""
+
+    slot: Slot
+    delay: float
+    jitter: float
+    gaps: Dict[str, float] = field(default_factory=dict)
+    applied: Tuple[float, float] = (-1.0, -1.0)
+
+
+def _jitter(slot: Slot) -> float:
+    if hasattr(slot, "jitter"):
+        return float(slot.jitter)
+    return 0.5 if slot.randomize_delay else 0.0  # an older Scrapy: ±50% or none
+
+
+def _set_pace(slot: Slot, delay: float, jitter: float) -> None:
+    slot.delay = delay
+    if hasattr(slot, "jitter"):
+        slot.jitter = jitter
+    else:
+        slot.randomize_delay = jitter >= 0.5
+
+
+def _redirect_target(response: Response) -> Optional[str]:
+    """Where ``response`` redirects to, when it is a redirect to follow."""
+    location = response.headers.get(b"Location")
+    if response.status not in _REDIRECTS or not location:
+        return None
+    target = urljoin(response.url, safe_url_string(location))
+    return target if urlparse(target).scheme in ("http", "https") else None
 
 
 def _max_age(header: Optional[bytes]) -> Optional[int]:
