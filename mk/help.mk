@@ -26,6 +26,7 @@ c-install-test	make install into a scratch prefix; pkg-config and CMake consumer
 node-test	the Node binding's tests, lints and examples
 go-test	the Go package's tests (Redis started for the fleet)
 python-test	the wheel in a fresh venv: pytest and mypy --strict
+docs-test	every code block of README.md and docs/ built and run
 fleet-test	Node, Go and Python workers sharing one Redis
 Release
 dist	release artefacts under dist/ (C tarball, wheel and sdist, npm package, Go module)

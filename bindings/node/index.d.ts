@@ -1202,7 +1202,7 @@ export interface RequestOutcome {
    * The HTTP status, or `null` for a network error. A 429 or 5xx widens
    * the gap (backoff); any other status narrows it again.
    */
-  status?: number
+  status?: number | null
   /**
    * `Retry-After` in milliseconds: no request starts before then (up to
    * a day).

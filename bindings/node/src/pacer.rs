@@ -43,6 +43,7 @@ pub struct PacerOptions {
 pub struct RequestOutcome {
     /// The HTTP status, or `null` for a network error. A 429 or 5xx widens
     /// the gap (backoff); any other status narrows it again.
+    #[napi(ts_type = "number | null")]
     pub status: Option<u16>,
     /// `Retry-After` in milliseconds: no request starts before then (up to
     /// a day).

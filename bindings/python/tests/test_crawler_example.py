@@ -1,18 +1,23 @@
 """examples/python/crawler.py (httpx + robotstxt.aio) against a local site
-of four hosts on 127.0.0.1, told apart by port, 20 URLs each, all crawled
+of five hosts on 127.0.0.1, told apart by port, 20 URLs each, all crawled
 at once:
 
 - A: plain, disallows /private/;
 - B: Crawl-delay: 0.05;
 - C: robots.txt answers 503 the first time (then its rules);
-- D: the first page answers 429 with Retry-After: 1.
+- D: the first page answers 429 with Retry-After: 1;
+- E: the first page drops the connection without an answer.
 
 The servers' logs must show one robots.txt fetch per host per refresh (C
 refreshes once more, after its 503), no disallowed page, page starts on B
-at least 50 ms apart, and no request to D during its Retry-After."""
+at least 50 ms apart, no request to D during its Retry-After, and the
+crawl of E going on after its dropped page: that URL fails, the others are
+fetched, and the pacer hears of it (else E's next request would wait for
+the in-flight timeout, two minutes)."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import threading
@@ -25,8 +30,9 @@ RULES = "User-agent: *\nDisallow: /private/\n"
 
 
 def test_the_asyncio_crawler_on_four_hosts() -> None:
-    robots_served: Dict[str, List[int]] = {"A": [], "B": [], "C": [], "D": []}
+    robots_served: Dict[str, List[int]] = {"A": [], "B": [], "C": [], "D": [], "E": []}
     refused: List[float] = []
+    dropped: List[str] = []
     lock = threading.Lock()
 
     def host(name: str, robots: str) -> Site:
@@ -39,6 +45,10 @@ def test_the_asyncio_crawler_on_four_hosts() -> None:
                 if name == "D" and not refused:
                     refused.append(site.hits[-1].at)
                     return text("slow down", 429, {"Retry-After": "1"})
+                if name == "E" and not dropped:
+                    dropped.append(path)
+                    # The server's own way to discard a connection: closed, no answer.
+                    raise socket.timeout("dropped")
             return page(path)
 
         return Site(answer)
@@ -48,6 +58,7 @@ def test_the_asyncio_crawler_on_four_hosts() -> None:
         "B": host("B", RULES + "Crawl-delay: 0.05\n"),
         "C": host("C", RULES),
         "D": host("D", RULES),
+        "E": host("E", RULES),
     }
     for site in sites.values():
         site.start()
@@ -68,7 +79,7 @@ def test_the_asyncio_crawler_on_four_hosts() -> None:
     lines = done.stdout.splitlines()
 
     # One robots.txt fetch per host per refresh: C's 503 is tried again once.
-    assert robots_served == {"A": [200], "B": [200], "C": [503, 200], "D": [200]}
+    assert robots_served == {"A": [200], "B": [200], "C": [503, 200], "D": [200], "E": [200]}
     for name, site in sites.items():
         pages = site.pages()
         paths = [h.path for h in pages]
@@ -92,3 +103,13 @@ def test_the_asyncio_crawler_on_four_hosts() -> None:
     assert after and min(after) >= 1.0, after
     assert len(d_pages) == 16 + 1  # 16 pages, one of them twice (429, then 200)
     assert sum(line.startswith("429 ") for line in lines) == 1
+    # E: the dropped URL failed once and was not retried; the crawl went on
+    # at once (floor 0 ms), so the pacer freed its in-flight place.
+    assert len(dropped) == 1
+    assert [line for line in lines if line.startswith("fail ")] == [
+        line for line in lines if line.startswith(f"fail {sites['E'].url(dropped[0])} ")
+    ]
+    assert sum(line.startswith("fail ") for line in lines) == 1, lines
+    e = [h.at for h in sites["E"].pages()]
+    assert len(e) == 16, e
+    assert max(y - x for x, y in zip(e, e[1:])) < 10, e
