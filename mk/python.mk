@@ -33,10 +33,17 @@ $(PY_VENV_STAMP): $(PY_DIR)/requirements-build.txt
 	@touch $@
 
 # The wheel, built in release (LTO) from the core crate by path.
+# manylinux2014: linked by zig against glibc 2.17's symbols, so that it
+# installs on any Linux x86_64 with glibc 2.17 or later (the host's gcc
+# would need the host's glibc). maturin finds zig in its venv (ziglang).
+PY_TARGET := x86_64-unknown-linux-gnu
+PY_COMPAT := manylinux2014
+
 python: $(PY_VENV_STAMP)
 	@rm -f $(PY_DIST)/robotstxt_engine-*.whl
-	$(PY_VENV)/bin/maturin build --release --quiet -m $(PY_DIR)/Cargo.toml \
-		-i $(PY_VENV)/bin/python --out $(PY_DIST)
+	PATH="$(abspath $(PY_VENV))/bin:$$PATH" $(PY_VENV)/bin/maturin build --release --quiet -m $(PY_DIR)/Cargo.toml \
+		-i $(PY_VENV)/bin/python --out $(PY_DIST) \
+		--target $(PY_TARGET) --zig --compatibility $(PY_COMPAT)
 	@ls $(PY_DIST)/robotstxt_engine-*.whl
 
 # The binding crate's own lints (rust-lint covers the root crate).

@@ -61,6 +61,14 @@ else
 		grep "\.dist-info/licenses/$f " "$tmp/wheel.list" >/dev/null || fail "the wheel lacks $f"
 	done
 	ok "$(basename "$wheel"): abi3, with both licences in its .dist-info/licenses/"
+	# manylinux2014: the tag says glibc 2.17, and so must the extension's
+	# symbol versions (the host's glibc is newer).
+	case "$(basename "$wheel")" in *manylinux_2_17_x86_64*) ;; *) fail "$(basename "$wheel") is not manylinux_2_17" ;; esac
+	mkdir "$tmp/wheel" && "$python" -m zipfile -e "$wheel" "$tmp/wheel"
+	newest=$(objdump -T "$tmp"/wheel/robotstxt/_robotstxt*.so | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -n 1)
+	[ "$newest" = GLIBC_2.17 ] || [ "$(printf '%s\n' "$newest" GLIBC_2.17 | sort -V | tail -n 1)" = GLIBC_2.17 ] \
+		|| fail "the extension needs $newest, newer than manylinux2014's GLIBC_2.17"
+	ok "manylinux2014: the extension needs glibc symbols up to $newest, none newer than 2.17"
 
 	"$python" -m venv "$tmp/venv"
 	venv=$(realpath "$tmp/venv")
