@@ -1,5 +1,5 @@
 # Python: the PyO3 extension in bindings/python, built by maturin into one
-# abi3 wheel for CPython >= 3.9 (build/python/dist); its pytest suite run
+# abi3 wheel for CPython >= 3.10 (build/python/dist); its pytest suite run
 # against that wheel installed in a fresh venv; mypy --strict over the
 # examples; the benchmark against Protego, urllib.robotparser,
 # texting-robots-py and fastrobots; and the demo. Packages come from the

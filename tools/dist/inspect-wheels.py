@@ -10,6 +10,8 @@ be there, and its extension module must be what its tag says:
   musllinux_1_2 needs musl's libc.so and no glibc at all.
 - macOS: a Mach-O dynamic library for the tag's CPU, whose minimum macOS
   (LC_BUILD_VERSION or LC_VERSION_MIN_MACOSX) is the tag's.
+- Windows: a PE DLL for x86-64 that imports the stable ABI's python3.dll
+  (not one version's python3X.dll), and no C runtime a user must install.
 
 Inspecting is all this machine can do for most of them: each line says
 which were run elsewhere by the suite (the native wheel, by `make
@@ -31,6 +33,7 @@ from pathlib import Path
 # how far it is tested here)
 EM_X86_64, EM_AARCH64 = 62, 183
 CPU_X86_64, CPU_ARM64 = 0x01000007, 0x0100000C
+PE_AMD64 = 0x8664
 PLATFORMS = {
     "linux-x64-gnu": (r"manylinux_2_17_x86_64", EM_X86_64, "glibc", "run: make python-test, dist-test"),
     "linux-arm64-gnu": (r"manylinux_2_17_aarch64", EM_AARCH64, "glibc", "inspected only: not yet run under qemu with an arm64 Python"),
@@ -38,7 +41,12 @@ PLATFORMS = {
     "linux-arm64-musl": (r"musllinux_1_2_aarch64", EM_AARCH64, "musl", "inspected only: no musl Python here"),
     "macos-x64": (r"macosx_10_12_x86_64", CPU_X86_64, "10.12", "inspected only: macOS cannot run here"),
     "macos-arm64": (r"macosx_11_0_arm64", CPU_ARM64, "11.0", "inspected only: macOS cannot run here"),
+    "windows-x64": (r"win_amd64", PE_AMD64, "windows", "inspected only: no Windows CPython here"),
 }
+# DLLs every Windows 10 has; anything else would have to be installed.
+WINDOWS_DLLS = {"python3.dll", "kernel32.dll", "ntdll.dll", "userenv.dll", "ws2_32.dll",
+                "bcryptprimitives.dll", "advapi32.dll", "msvcrt.dll", "api-ms-win-core-synch-l1-2-0.dll",
+                "user32.dll", "dbghelp.dll"}
 
 
 class Problem(Exception):
@@ -105,6 +113,47 @@ def check_macho(path: Path, cpu: int, minimum: str) -> str:
     return f"Mach-O CPU {cpu:#x}, minimum macOS {got}"
 
 
+def check_pe(path: Path, machine: int) -> str:
+    data = path.read_bytes()
+    if data[:2] != b"MZ":
+        raise Problem("not a PE file")
+    pe = struct.unpack_from("<I", data, 0x3C)[0]
+    if data[pe:pe + 4] != b"PE\0\0":
+        raise Problem("no PE signature")
+    got, sections, _, _, _, optional_size, characteristics = struct.unpack_from("<HHIIIHH", data, pe + 4)
+    if got != machine:
+        raise Problem(f"PE machine {got:#x}, not {machine:#x}")
+    if not characteristics & 0x2000:  # IMAGE_FILE_DLL
+        raise Problem("not a DLL")
+    optional = pe + 24
+    if struct.unpack_from("<H", data, optional)[0] != 0x20B:  # PE32+
+        raise Problem("not a 64-bit image")
+    import_rva = struct.unpack_from("<I", data, optional + 112 + 8)[0]  # data directory 1
+    table = [struct.unpack_from("<8sIIII", data, optional + optional_size + 40 * i)
+             for i in range(sections)]
+
+    def offset(rva: int) -> int:
+        for _, size, address, raw_size, raw_at in table:
+            if address <= rva < address + max(size, raw_size):
+                return raw_at + rva - address
+        raise Problem(f"RVA {rva:#x} is in no section")
+
+    imports, at = [], offset(import_rva)
+    while True:
+        name_rva = struct.unpack_from("<I", data, at + 12)[0]
+        if name_rva == 0:
+            break
+        start = offset(name_rva)
+        imports.append(data[start:data.index(b"\0", start)].decode().lower())
+        at += 20
+    if "python3.dll" not in imports:
+        raise Problem(f"imports {imports}, not the stable ABI's python3.dll")
+    foreign = [d for d in imports if d not in WINDOWS_DLLS]
+    if foreign:
+        raise Problem(f"imports DLLs Windows does not have: {foreign}")
+    return f"PE machine {machine:#x}, a DLL importing {', '.join(imports)}"
+
+
 def inspect(wheel: Path, machine: int, libc: str) -> str:
     with zipfile.ZipFile(wheel) as archive, tempfile.TemporaryDirectory() as tmp:
         names = [n for n in archive.namelist() if re.match(r"robotstxt/_robotstxt.*\.(so|pyd)$", n)]
@@ -115,6 +164,8 @@ def inspect(wheel: Path, machine: int, libc: str) -> str:
         module = Path(archive.extract(names[0], tmp))
         if libc in ("glibc", "musl"):
             return check_elf(module, machine, libc)
+        if libc == "windows":
+            return check_pe(module, machine)
         return check_macho(module, machine, libc)
 
 
@@ -124,7 +175,7 @@ def main() -> int:
     wheels = sorted(Path(sys.argv[1]).glob("*.whl"))
     failed = 0
     for platform, (tag, machine, libc, tested) in PLATFORMS.items():
-        matching = [w for w in wheels if re.search(rf"-cp39-abi3-.*{tag}", w.name)]
+        matching = [w for w in wheels if re.search(rf"-cp310-abi3-.*{tag}", w.name)]
         try:
             if len(matching) != 1:
                 raise Problem(f"want one abi3 wheel tagged {tag}, found {[w.name for w in matching]}")

@@ -1,9 +1,8 @@
 //! `Rules.can_fetch` and `Rules.decide` with the METH_FASTCALL calling
-//! convention (the arguments as a C array), on Python 3.10 and later, whose
-//! stable ABI has it. PyO3 builds the methods of an abi3-py39 module with
+//! convention (the arguments as a C array), which the stable ABI has from
+//! 3.10, the baseline. PyO3 builds the methods of an abi3 module with
 //! METH_VARARGS, which packs every call's arguments into a new tuple: some
 //! 350 instructions a call, a third of what a check costs from Python.
-//! On 3.9 the PyO3 methods stay.
 //!
 //! The only other `unsafe` of the binding is in text.rs.
 
@@ -29,11 +28,8 @@ type FastCall = unsafe extern "C" fn(
 ) -> *mut ffi::PyObject;
 
 /// Replaces `Rules.can_fetch` and `Rules.decide` with METH_FASTCALL
-/// methods that do the same, on Python 3.10 and later.
+/// methods that do the same.
 pub fn install(py: Python<'_>) -> PyResult<()> {
-    if py.version_info() < (3, 10) {
-        return Ok(());
-    }
     let ty = py.get_type::<Rules>();
     for (name, call) in [("can_fetch", can_fetch as FastCall), ("decide", decide)] {
         let doc: String = ty.getattr(name)?.getattr("__doc__")?.extract()?;

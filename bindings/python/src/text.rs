@@ -6,7 +6,7 @@
 //! GIL is released. A `str` is read as its UTF-8 form, which CPython keeps
 //! in the object (an ASCII `str` is its own UTF-8). `bytearray` and
 //! `memoryview` are copied once: they can change under a reader, and the
-//! stable ABI of Python 3.9 has no way to lock their buffers.
+//! stable ABI has no way to lock their buffers.
 
 use std::fmt::Display;
 use std::os::raw::c_char;
@@ -16,17 +16,6 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 
 use crate::errors::{self, Kind};
-
-extern "C" {
-    // Part of the stable ABI from Python 3.10, and exported with the same
-    // signature by CPython 3.9 (Include/cpython/unicodeobject.h). pyo3's
-    // abi3-py39 declarations leave it out; without it every `str` would be
-    // encoded into a new `bytes` object first.
-    fn PyUnicode_AsUTF8AndSize(
-        unicode: *mut ffi::PyObject,
-        size: *mut ffi::Py_ssize_t,
-    ) -> *const c_char;
-}
 
 /// The bytes of a text argument.
 pub enum Text<'a, 'py> {
@@ -55,7 +44,8 @@ pub fn str_bytes<'a>(s: &'a Bound<'_, PyString>, what: &dyn Display) -> PyResult
     // 'a). CPython returns its UTF-8 form, cached in the object and freed
     // with it, so the slice is valid for 'a; `str` is immutable, so it
     // never changes. NULL means an exception is set (a lone surrogate).
-    let data = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
+    // (In the stable ABI from 3.10, the baseline: no `bytes` copy per `str`.)
+    let data: *const c_char = unsafe { ffi::PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut size) };
     if data.is_null() {
         let cause = PyErr::fetch(s.py());
         let err = errors::new(
