@@ -190,26 +190,27 @@ c-bench: c-lib
 
 C_PKG := bindings/c/pkgconfig
 C_CMAKE := bindings/c/cmake
-# The system libraries as a CMake list: -lgcc_s;-lutil;...
+# A space, for $(subst): the system libraries as a CMake list (-lgcc_s;...).
 C_EMPTY :=
-C_NATIVE_LIST := $(subst $(C_EMPTY) $(C_EMPTY),;,$(strip $(C_NATIVE_LIBS)))
 C_FILL = sed -e 's|@PREFIX@|$(2)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
 	-e 's|@MAJOR@|$(C_MAJOR)|g' -e 's|@MINOR@|$(C_MINOR)|g' -e 's|@ABI@|$(C_ABI)|g' \
 	-e 's|@POINTER_BYTES@|8|g' \
-	-e 's|@NATIVE_LIBS@|$(C_NATIVE_LIBS)|g' -e 's|@NATIVE_LIBS_LIST@|$(C_NATIVE_LIST)|g'
+	-e 's|@NATIVE_LIBS@|$(or $(6),$(C_NATIVE_LIBS))|g' \
+	-e 's|@NATIVE_LIBS_LIST@|$(subst $(C_EMPTY) $(C_EMPTY),;,$(strip $(or $(6),$(C_NATIVE_LIBS))))|g'
 
 # The installed tree under $(1), its pkg-config files saying prefix=$(2):
 # what `make install` puts under PREFIX and the release tarball
 # (mk/dist.mk) holds. The CMake package finds its prefix itself.
-# Documentation goes where each wants it.
+# Documentation goes where each wants it. Another platform's tree names
+# its archive (3), shared library (4), CLI (5) and system libraries (6).
 define c_install_tree
 	install -d $(1)/bin $(1)/include $(1)/lib/pkgconfig $(1)/lib/cmake/robotstxt
 	install -m 644 include/robotstxt.h bindings/cpp/robotstxt.hpp $(1)/include/
-	install -m 644 $(C_LIB_A) $(1)/lib/librobotstxt.a
-	install -m 755 $(C_LIB_SO) $(1)/lib/librobotstxt.so.$(C_VERSION)
+	install -m 644 $(or $(3),$(C_LIB_A)) $(1)/lib/librobotstxt.a
+	install -m 755 $(or $(4),$(C_LIB_SO)) $(1)/lib/librobotstxt.so.$(C_VERSION)
 	ln -sf librobotstxt.so.$(C_VERSION) $(1)/lib/$(C_SONAME)
 	ln -sf $(C_SONAME) $(1)/lib/librobotstxt.so
-	install -m 755 build/robotstxt-check $(1)/bin/robotstxt-check
+	install -m 755 $(or $(5),build/robotstxt-check) $(1)/bin/robotstxt-check
 	for pc in robotstxt robotstxt-static; do \
 		$(C_FILL) $(C_PKG)/$$pc.pc.in > $(1)/lib/pkgconfig/$$pc.pc; done
 	for f in robotstxt-config robotstxt-config-version; do \

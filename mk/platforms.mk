@@ -6,9 +6,11 @@
 # or inspected here, and says which.
 #
 # So far: the Python wheels of the Linux (glibc and musl, x64 and arm64),
-# macOS (x64 and arm64) and Windows (x64) platforms.
+# macOS (x64 and arm64) and Windows (x64) platforms; the C tarball of
+# linux-x64-musl.
 
-.PHONY: cross-tools dist-all dist-all-test dist-python-all dist-test-python-all
+.PHONY: cross-tools dist-all dist-all-test dist-python-all dist-test-python-all dist-c-musl \
+	dist-test-c-musl
 
 # platform: Rust target, wheel compatibility (maturin --compatibility;
 # none for macOS, whose deployment target sets the tag).
@@ -68,7 +70,47 @@ dist-python-all: dist-python cross-tools
 dist-test-python-all: dist-python-all
 	$(PYTHON) tools/dist/inspect-wheels.py $(DIST)/python
 
-dist-all: dist-python-all
-dist-all-test: dist-test-python-all
+# --- C for linux-x64-musl: built by cargo-zigbuild, run here (static) ---
+
+C_MUSL := linux-x64-musl
+C_MUSL_TRIPLE := $(TRIPLE_$(C_MUSL))
+C_MUSL_LIBDIR := target/c-musl/$(C_MUSL_TRIPLE)/release
+C_MUSL_OUT := build/c-musl
+C_MUSL_TAR := $(DIST)/c/robotstxt-$(C_VERSION)-$(C_MUSL).tar.gz
+ZIG_CC = $(PY_VENV)/bin/python -m ziglang cc -target x86_64-linux-musl
+# Rust's own unwinder for musl, which the archive's panics need (a C
+# toolchain's libgcc_eh is glibc's): merged into the shipped archive, so
+# a static link needs librobotstxt.a and libc alone.
+C_MUSL_UNWIND = $(shell rustc --print sysroot)/lib/rustlib/$(C_MUSL_TRIPLE)/lib/self-contained/libunwind.a
+
+# One build without crt-static (musl's default), under which rustc
+# would drop the shared library; the archive is the same either way.
+$(C_MUSL_OUT)/.built: cross-tools $(wildcard bindings/c/src/*.rs) $(wildcard src/*/*.rs)
+	PATH="$(abspath $(PY_VENV))/bin:$$PATH" CARGO_TARGET_DIR=target/c-musl \
+		$(CARGO) zigbuild --release -p robotstxt-c --target $(C_MUSL_TRIPLE) \
+		--config 'target.$(C_MUSL_TRIPLE).rustflags=["-C","target-feature=-crt-static"]'
+	@rm -rf $(C_MUSL_OUT) && mkdir -p $(C_MUSL_OUT)/merge
+	cd $(C_MUSL_OUT)/merge && printf 'CREATE librobotstxt.a\nADDLIB %s\nADDLIB %s\nSAVE\nEND\n' \
+		$(abspath $(C_MUSL_LIBDIR))/librobotstxt.a $(C_MUSL_UNWIND) | ar -M && ranlib librobotstxt.a
+	$(ZIG_CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iinclude examples/robotstxt-check.c \
+		$(C_MUSL_OUT)/merge/librobotstxt.a -o $(C_MUSL_OUT)/robotstxt-check
+	@touch $@
+
+# After dist-c, which starts dist/c afresh.
+dist-c-musl: $(C_MUSL_OUT)/.built | dist-c
+	rm -rf $(DIST_OUT)/$(C_MUSL) && mkdir -p $(DIST)/c
+	$(call c_install_tree,$(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL),$${pcfiledir}/../..,$(C_MUSL_OUT)/merge/librobotstxt.a,$(C_MUSL_LIBDIR)/librobotstxt.so,$(C_MUSL_OUT)/robotstxt-check,-lc)
+	install -m 644 README.md LICENSE-MIT LICENSE-APACHE $(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/
+	strip $(DIST_C_STRIP_A) $(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/lib/librobotstxt.a
+	strip $(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/lib/librobotstxt.so.$(C_VERSION) \
+		$(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/bin/robotstxt-check
+	$(DIST_TAR) -C $(DIST_OUT)/$(C_MUSL) -cf - robotstxt-$(C_VERSION)-$(C_MUSL) | gzip -9n > $(C_MUSL_TAR)
+	@echo "dist-c-musl: wrote $(C_MUSL_TAR) ($$(stat -c %s $(C_MUSL_TAR)) bytes)"
+
+dist-test-c-musl: dist-c-musl $(C_OUT)/vectors.h
+	bash tools/dist/test-c-musl.sh $(C_MUSL_TAR) "$(ZIG_CC)"
+
+dist-all: dist dist-python-all dist-c-musl
+dist-all-test: dist-test-python-all dist-test-c-musl
 
 TEST_STEPS += dist-all-test
