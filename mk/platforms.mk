@@ -85,7 +85,7 @@ C_MUSL_UNWIND = $(shell rustc --print sysroot)/lib/rustlib/$(C_MUSL_TRIPLE)/lib/
 
 # One build without crt-static (musl's default), under which rustc
 # would drop the shared library; the archive is the same either way.
-$(C_MUSL_OUT)/.built: cross-tools $(wildcard bindings/c/src/*.rs) $(wildcard src/*/*.rs)
+$(C_MUSL_OUT)/.built: cross-tools $(wildcard bindings/c/src/*.rs src/*.rs src/*/*.rs) include/robotstxt.h
 	PATH="$(abspath $(PY_VENV))/bin:$$PATH" CARGO_TARGET_DIR=target/c-musl \
 		$(CARGO) zigbuild --release -p robotstxt-c --target $(C_MUSL_TRIPLE) \
 		--config 'target.$(C_MUSL_TRIPLE).rustflags=["-C","target-feature=-crt-static"]'
