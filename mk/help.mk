@@ -31,7 +31,7 @@ fleet-test	Node, Go and Python workers sharing one Redis
 Release
 dist	release artefacts under dist/ (C tarball, wheel and sdist, npm package, Go module)
 dist-test	use each artefact as a user would, without Rust on PATH
-dist-all	dist, plus the wheels for Linux arm64, musl and macOS (zig)
+dist-all	dist, plus the other platforms' wheels and the musl C tarballs
 dist-all-test	check each platform's artefacts as far as this machine can
 Measure
 bench	every benchmark, side by side with the peers; rewrites BENCHMARKS.md (ROUNDS=5)

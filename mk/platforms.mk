@@ -6,11 +6,10 @@
 # or inspected here, and says which.
 #
 # So far: the Python wheels of the Linux (glibc and musl, x64 and arm64),
-# macOS (x64 and arm64) and Windows (x64) platforms; the C tarball of
-# linux-x64-musl.
+# macOS (x64 and arm64) and Windows (x64) platforms; the C tarballs of
+# Linux with musl (x64 and arm64).
 
-.PHONY: cross-tools dist-all dist-all-test dist-python-all dist-test-python-all dist-c-musl \
-	dist-test-c-musl
+.PHONY: cross-tools dist-all dist-all-test dist-python-all dist-test-python-all
 
 # platform: Rust target, wheel compatibility (maturin --compatibility;
 # none for macOS, whose deployment target sets the tag).
@@ -41,8 +40,9 @@ CROSS_STAMP := build/tools/cross-targets.stamp
 cross-tools: $(CROSS_STAMP) $(PY_VENV_STAMP)
 $(CROSS_STAMP): mk/platforms.mk
 	rustup target add $(foreach p,$(CROSS_PLATFORMS),$(TRIPLE_$(p)))
-	@command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 || { apt-get update \
-		&& apt-get install -y --no-install-recommends gcc-mingw-w64-x86-64; }
+	@command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1 && command -v qemu-aarch64-static >/dev/null 2>&1 \
+		|| { apt-get update && apt-get install -y --no-install-recommends gcc-mingw-w64-x86-64 \
+		qemu-user-static; }
 	@mkdir -p $(@D) && touch $@
 
 # One wheel per platform into dist/python, beside dist-python's native wheel
@@ -70,47 +70,62 @@ dist-python-all: dist-python cross-tools
 dist-test-python-all: dist-python-all
 	$(PYTHON) tools/dist/inspect-wheels.py $(DIST)/python
 
-# --- C for linux-x64-musl: built by cargo-zigbuild, run here (static) ---
+# --- C for Linux with musl, x64 and arm64: built by cargo-zigbuild, run
+# here statically linked (arm64 under qemu-user) ---
 
-C_MUSL := linux-x64-musl
-C_MUSL_TRIPLE := $(TRIPLE_$(C_MUSL))
-C_MUSL_LIBDIR := target/c-musl/$(C_MUSL_TRIPLE)/release
-C_MUSL_OUT := build/c-musl
-C_MUSL_TAR := $(DIST)/c/robotstxt-$(C_VERSION)-$(C_MUSL).tar.gz
-ZIG_CC = $(PY_VENV)/bin/python -m ziglang cc -target x86_64-linux-musl
-# Rust's own unwinder for musl, which the archive's panics need (a C
-# toolchain's libgcc_eh is glibc's): merged into the shipped archive, so
-# a static link needs librobotstxt.a and libc alone.
-C_MUSL_UNWIND = $(shell rustc --print sysroot)/lib/rustlib/$(C_MUSL_TRIPLE)/lib/self-contained/libunwind.a
+MUSL_PLATFORMS := linux-x64-musl linux-arm64-musl
+ZIG_TARGET_linux-x64-musl := x86_64-linux-musl
+ZIG_TARGET_linux-arm64-musl := aarch64-linux-musl
+# How this machine runs the platform's programs, and what readelf calls it.
+RUN_linux-arm64-musl := qemu-aarch64-static
+ELF_MACHINE_linux-x64-musl := X86-64
+ELF_MACHINE_linux-arm64-musl := AArch64
+ZIG_CC = $(PY_VENV)/bin/python -m ziglang cc -target $(ZIG_TARGET_$(1))
 
-# One build without crt-static (musl's default), under which rustc
-# would drop the shared library; the archive is the same either way.
-$(C_MUSL_OUT)/.built: cross-tools $(wildcard bindings/c/src/*.rs src/*.rs src/*/*.rs) include/robotstxt.h
-	PATH="$(abspath $(PY_VENV))/bin:$$PATH" CARGO_TARGET_DIR=target/c-musl \
-		$(CARGO) zigbuild --release -p robotstxt-c --target $(C_MUSL_TRIPLE) \
-		--config 'target.$(C_MUSL_TRIPLE).rustflags=["-C","target-feature=-crt-static"]'
-	@rm -rf $(C_MUSL_OUT) && mkdir -p $(C_MUSL_OUT)/merge
-	cd $(C_MUSL_OUT)/merge && printf 'CREATE librobotstxt.a\nADDLIB %s\nADDLIB %s\nSAVE\nEND\n' \
-		$(abspath $(C_MUSL_LIBDIR))/librobotstxt.a $(C_MUSL_UNWIND) | ar -M && ranlib librobotstxt.a
-	$(ZIG_CC) -static -O2 -std=c11 -Wall -Wextra -Werror -Iinclude examples/robotstxt-check.c \
-		$(C_MUSL_OUT)/merge/librobotstxt.a -o $(C_MUSL_OUT)/robotstxt-check
-	@touch $@
+# Per platform $(1): one build without crt-static (musl's default), under
+# which rustc would drop the shared library (the archive is the same
+# either way); Rust's own unwinder, which the archive's panics need (a C
+# toolchain's libgcc_eh is glibc's), merged into the shipped archive, so
+# that a static link needs librobotstxt.a and libc alone; a static CLI.
+# The linkers strip the .so and the CLI: this machine's strip reads x86-64
+# files only, so another architecture's archive ships with its debug info.
+define musl_c
+C_LIBDIR_$(1) := target/c-musl/$$(TRIPLE_$(1))/release
+C_OUT_$(1) := build/c-$(1)
+C_TAR_$(1) = $$(DIST)/c/robotstxt-$$(C_VERSION)-$(1).tar.gz
+C_STAGE_$(1) = $$(DIST_OUT)/$(1)/robotstxt-$$(C_VERSION)-$(1)
+
+$$(C_OUT_$(1))/.built: cross-tools $$(wildcard bindings/c/src/*.rs src/*.rs src/*/*.rs) include/robotstxt.h
+	PATH="$$(abspath $$(PY_VENV))/bin:$$$$PATH" CARGO_TARGET_DIR=target/c-musl \
+		$$(CARGO) zigbuild --release -p robotstxt-c --target $$(TRIPLE_$(1)) \
+		--config 'target.$$(TRIPLE_$(1)).rustflags=["-C","target-feature=-crt-static","-C","strip=symbols"]'
+	@rm -rf $$(C_OUT_$(1)) && mkdir -p $$(C_OUT_$(1))/merge
+	cd $$(C_OUT_$(1))/merge && printf 'CREATE librobotstxt.a\nADDLIB %s\nADDLIB %s\nSAVE\nEND\n' \
+		$$(abspath $$(C_LIBDIR_$(1)))/librobotstxt.a \
+		$$(shell rustc --print sysroot)/lib/rustlib/$$(TRIPLE_$(1))/lib/self-contained/libunwind.a \
+		| ar -M && ranlib librobotstxt.a
+	$$(call ZIG_CC,$(1)) -static -s -O2 -std=c11 -Wall -Wextra -Werror -Iinclude \
+		examples/robotstxt-check.c $$(C_OUT_$(1))/merge/librobotstxt.a -o $$(C_OUT_$(1))/robotstxt-check
+	@touch $$@
 
 # After dist-c, which starts dist/c afresh.
-dist-c-musl: $(C_MUSL_OUT)/.built | dist-c
-	rm -rf $(DIST_OUT)/$(C_MUSL) && mkdir -p $(DIST)/c
-	$(call c_install_tree,$(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL),$${pcfiledir}/../..,$(C_MUSL_OUT)/merge/librobotstxt.a,$(C_MUSL_LIBDIR)/librobotstxt.so,$(C_MUSL_OUT)/robotstxt-check,-lc)
-	install -m 644 README.md LICENSE-MIT LICENSE-APACHE $(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/
-	strip $(DIST_C_STRIP_A) $(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/lib/librobotstxt.a
-	strip $(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/lib/librobotstxt.so.$(C_VERSION) \
-		$(DIST_OUT)/$(C_MUSL)/robotstxt-$(C_VERSION)-$(C_MUSL)/bin/robotstxt-check
-	$(DIST_TAR) -C $(DIST_OUT)/$(C_MUSL) -cf - robotstxt-$(C_VERSION)-$(C_MUSL) | gzip -9n > $(C_MUSL_TAR)
-	@echo "dist-c-musl: wrote $(C_MUSL_TAR) ($$(stat -c %s $(C_MUSL_TAR)) bytes)"
+dist-c-$(1): $$(C_OUT_$(1))/.built | dist-c
+	rm -rf $$(DIST_OUT)/$(1) && mkdir -p $$(DIST)/c
+	$$(call c_install_tree,$$(C_STAGE_$(1)),$$$${pcfiledir}/../..,$$(C_OUT_$(1))/merge/librobotstxt.a,$$(C_LIBDIR_$(1))/librobotstxt.so,$$(C_OUT_$(1))/robotstxt-check,-lc)
+	install -m 644 README.md LICENSE-MIT LICENSE-APACHE $$(C_STAGE_$(1))/
+	$$(if $$(RUN_$(1)),,strip $$(DIST_C_STRIP_A) $$(C_STAGE_$(1))/lib/librobotstxt.a)
+	$$(DIST_TAR) -C $$(DIST_OUT)/$(1) -cf - robotstxt-$$(C_VERSION)-$(1) | gzip -9n > $$(C_TAR_$(1))
+	@echo "dist-c-$(1): wrote $$(C_TAR_$(1)) ($$$$(stat -c %s $$(C_TAR_$(1))) bytes)"
 
-dist-test-c-musl: dist-c-musl $(C_OUT)/vectors.h
-	bash tools/dist/test-c-musl.sh $(C_MUSL_TAR) "$(ZIG_CC)"
+dist-test-c-$(1): dist-c-$(1) $$(C_OUT)/vectors.h
+	bash tools/dist/test-c-musl.sh $$(C_TAR_$(1)) "$$(call ZIG_CC,$(1))" \
+		"$$(ELF_MACHINE_$(1))" "$$(RUN_$(1))"
 
-dist-all: dist dist-python-all dist-c-musl
-dist-all-test: dist-test-python-all dist-test-c-musl
+.PHONY: dist-c-$(1) dist-test-c-$(1)
+endef
+$(foreach p,$(MUSL_PLATFORMS),$(eval $(call musl_c,$(p))))
+
+dist-all: dist dist-python-all $(addprefix dist-c-,$(MUSL_PLATFORMS))
+dist-all-test: dist-test-python-all $(addprefix dist-test-c-,$(MUSL_PLATFORMS))
 
 TEST_STEPS += dist-all-test
