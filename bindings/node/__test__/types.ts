@@ -87,6 +87,8 @@ const pacer = new Pacer({ floorMs: 0, backoffCapMs: 60000, maxInFlight: 2, inFli
 pacer.setRules('a.test', rules)
 pacer.setDelay('a.test', { crawlDelay: 0.5, requestRate: rules.requestRate })
 pacer.record('a.test', { status: 429, retryAfterMs: 1000 })
+// A network error is reported as it is documented: status null.
+pacer.record('a.test', { status: null })
 pacer.setEnabled('a.test', false)
 const ticket: Ticket | null = pacer.reserve('a.test')
 const start: number | undefined = ticket?.start
