@@ -23,16 +23,9 @@ fail() { echo "test-c-musl: FAILED: $*" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 case "$tmp" in "$repo"/*) fail "$tmp is inside the repository" ;; esac
-tar -xzf "$tarball" -C "$tmp"
-root=$(find "$tmp" -mindepth 1 -maxdepth 1)
-name=$(basename "$root")
-version=${name#robotstxt-}
-version=${version%%-*}
-major=${version%%.*}
-minor=${version#*.}
-minor=${minor%%.*}
-abi=$major
-[ "$major" != 0 ] || abi=$major.$minor
+# shellcheck source=c-tarball.sh
+. "$repo/tools/dist/c-tarball.sh"
+unpack_c_tarball "$tarball" "$tmp"
 for f in include/robotstxt.h include/robotstxt.hpp lib/librobotstxt.a "lib/librobotstxt.so.$version" \
 	lib/pkgconfig/robotstxt.pc lib/pkgconfig/robotstxt-static.pc \
 	lib/cmake/robotstxt/robotstxt-config.cmake bin/robotstxt-check README.md LICENSE-MIT LICENSE-APACHE; do

@@ -23,18 +23,9 @@ case "$tmp" in "$repo"/*) fail "$tmp is inside the repository" ;; esac
 ! command -v cargo >/dev/null && ! command -v rustc >/dev/null || fail "cargo or rustc on PATH"
 ok "no cargo or rustc on PATH; working in $tmp"
 
-tar -xzf "$tarball" -C "$tmp"
-root=$(find "$tmp" -mindepth 1 -maxdepth 1)
-[ "$(echo "$root" | wc -l)" = 1 ] && [ -d "$root" ] || fail "the tarball holds more than one top directory"
-name=$(basename "$root")
-version=${name#robotstxt-}
-version=${version%%-*}
-major=${version%%.*}
-minor=${version#*.}
-minor=${minor%%.*}
-# The soname's version: major.minor before 1.0 (CONTRIBUTING.md, "Versions").
-abi=$major
-[ "$major" != 0 ] || abi=$major.$minor
+# shellcheck source=c-tarball.sh
+. "$repo/tools/dist/c-tarball.sh"
+unpack_c_tarball "$tarball" "$tmp"
 for f in include/robotstxt.h include/robotstxt.hpp lib/librobotstxt.a \
 	"lib/librobotstxt.so.$version" lib/pkgconfig/robotstxt.pc lib/pkgconfig/robotstxt-static.pc \
 	lib/cmake/robotstxt/robotstxt-config.cmake lib/cmake/robotstxt/robotstxt-config-version.cmake \

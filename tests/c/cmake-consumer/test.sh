@@ -8,14 +8,11 @@ set -euo pipefail
 [ $# -eq 2 ] || { echo "usage: test.sh PREFIX VERSION" >&2; exit 2; }
 prefix=$(realpath "$1")
 version=$2
-major=${version%%.*}
-minor=${version#*.}
-minor=${minor%%.*}
-# The soname's version: major.minor before 1.0 (CONTRIBUTING.md, "Versions").
-abi=$major
-[ "$major" != 0 ] || abi=$major.$minor
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
+# shellcheck source=../../../tools/dist/c-tarball.sh
+. "$repo/tools/dist/c-tarball.sh"
+version_parts "$version"
 
 fail() { echo "cmake-consumer: FAILED: $*" >&2; exit 1; }
 tmp=$(mktemp -d)
