@@ -68,6 +68,10 @@ rust-bench:
 		$(if $(BENCH_MD),--out $(abspath $(BENCH_DIR))/hostile.md)
 
 include $(wildcard mk/*.mk)
+# The other platforms (mk/platforms/): the table and the libraries first,
+# then each language's part.
+PLATFORM_BASE_MK := mk/platforms/table.mk mk/platforms/lib.mk
+include $(PLATFORM_BASE_MK) $(filter-out $(PLATFORM_BASE_MK),$(wildcard mk/platforms/*.mk))
 
 # TEST_STEPS and DEMO_STEPS grow as mk/*.mk add their languages.
 test: rust-lint rust-test $(TEST_STEPS)

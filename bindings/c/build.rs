@@ -1,4 +1,5 @@
-//! Gives the C shared library (`librobotstxt.so`) its soname, so programs
+//! Gives the C shared library (`librobotstxt.so`) its soname (and on macOS
+//! its install name), so programs
 //! linked against it load `librobotstxt.so.<abi>` (see `make install`): the
 //! major version from 1.0 on, and before it major.minor, as a 0.x minor
 //! release may break the ABI (CONTRIBUTING.md, "Versions").
@@ -21,5 +22,10 @@ fn main() {
         "linux" | "android" | "freebsd" | "netbsd" | "openbsd" | "dragonfly"
     ) {
         println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,librobotstxt.so.{abi}");
+    }
+    // macOS: found through the program's rpath, not the build folder's
+    // absolute path, which the linker records otherwise.
+    if matches!(os.as_str(), "macos" | "ios") {
+        println!("cargo:rustc-cdylib-link-arg=-Wl,-install_name,@rpath/librobotstxt.dylib");
     }
 }
