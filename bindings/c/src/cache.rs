@@ -148,6 +148,34 @@ impl robotstxt_lease {
     }
 }
 
+// For the wasm module's own exports (src/wasm.rs).
+#[cfg(any(target_family = "wasm", test))]
+impl robotstxt_cache {
+    pub(super) fn core(&self) -> &Cache {
+        &self.cache
+    }
+}
+
+#[cfg(any(target_family = "wasm", test))]
+impl robotstxt_lease {
+    /// A handle for a lease the cache handed out, as the lookup makes it.
+    pub(super) fn wrap(lease: Lease) -> robotstxt_lease {
+        robotstxt_lease {
+            origin: lease.origin().into(),
+            robots_url: lease.robots_url(),
+            etag: lease.etag().map(Box::from),
+            last_modified: lease.last_modified().map(Box::from),
+            lease: Mutex::new(Some(lease)),
+        }
+    }
+
+    /// Whether `cache` handed this lease out and it has not ended.
+    pub(super) fn issued_by(&self, cache: &robotstxt_cache) -> bool {
+        let held = self.lease.lock().unwrap_or_else(|p| p.into_inner());
+        held.as_ref().is_some_and(|lease| cache.cache.issued(lease))
+    }
+}
+
 /// The default cache options: 10,000 origins, 60 s leases, the default
 /// freshness policy.
 #[unsafe(no_mangle)]

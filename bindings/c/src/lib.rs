@@ -40,6 +40,12 @@ mod pacer;
 
 mod host_pace;
 
+// What a wasm host needs beyond the header, kept out of it: the allocator
+// is for wasm hosts only (its unit tests also run natively).
+/// cbindgen:ignore
+#[cfg(any(target_family = "wasm", test))]
+mod wasm;
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr::NonNull;
 

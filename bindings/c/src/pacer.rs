@@ -81,6 +81,14 @@ pub struct robotstxt_pacer {
     pacer: Pacer,
 }
 
+// For the wasm module's own exports (src/wasm.rs).
+#[cfg(any(target_family = "wasm", test))]
+impl robotstxt_pacer {
+    pub(super) fn core(&self) -> &Pacer {
+        &self.pacer
+    }
+}
+
 /// The default pacer options: a 1 s floor, backoff capped at 10 minutes,
 /// 100,000 hosts, one request in flight per host, freed after 2 minutes
 /// if never reported.
