@@ -190,27 +190,49 @@ c-bench: c-lib
 
 C_PKG := bindings/c/pkgconfig
 C_CMAKE := bindings/c/cmake
+# A platform's kind of binaries (mk/platforms/table.mk's names; the native
+# tree's, with no platform, is ELF).
+C_KIND = $(if $(filter windows-%,$(1)),pe,$(if $(filter macos-%,$(1)),macho,elf))
+# Per kind: where the shared library lies in the tree; the CMake property
+# that says how a program links it (the soname or install name the program
+# records, or Windows' import library); a program's suffix.
+C_TREE_SHARED_elf := lib/librobotstxt.so.$(C_VERSION)
+C_TREE_SHARED_macho := lib/librobotstxt.dylib
+C_TREE_SHARED_pe := bin/robotstxt.dll
+C_TREE_IMPLIB := lib/librobotstxt.dll.a
+C_CMAKE_LINK_elf := IMPORTED_SONAME "$(C_SONAME)"
+C_CMAKE_LINK_macho := IMPORTED_SONAME "@rpath/librobotstxt.dylib"
+C_CMAKE_LINK_pe := IMPORTED_IMPLIB "$${_robotstxt_prefix}/$(C_TREE_IMPLIB)"
+C_TREE_EXE_pe := .exe
 # A space, for $(subst): the system libraries as a CMake list (-lgcc_s;...).
 C_EMPTY :=
+C_TREE_LIBS = $(or $(CROSS_NATIVE_LIBS_$(1)),$(C_NATIVE_LIBS))
 C_FILL = sed -e 's|@PREFIX@|$(2)|g' -e 's|@VERSION@|$(C_VERSION)|g' \
 	-e 's|@MAJOR@|$(C_MAJOR)|g' -e 's|@MINOR@|$(C_MINOR)|g' -e 's|@ABI@|$(C_ABI)|g' \
 	-e 's|@POINTER_BYTES@|8|g' \
-	-e 's|@NATIVE_LIBS@|$(or $(6),$(C_NATIVE_LIBS))|g' \
-	-e 's|@NATIVE_LIBS_LIST@|$(subst $(C_EMPTY) $(C_EMPTY),;,$(strip $(or $(6),$(C_NATIVE_LIBS))))|g'
+	-e 's|@NATIVE_LIBS@|$(call C_TREE_LIBS,$(3))|g' \
+	-e 's|@NATIVE_LIBS_LIST@|$(subst $(C_EMPTY) $(C_EMPTY),;,$(strip $(call C_TREE_LIBS,$(3))))|g' \
+	-e 's|@SHARED@|$(C_TREE_SHARED_$(call C_KIND,$(3)))|g' \
+	-e 's|@SHARED_LINK@|$(C_CMAKE_LINK_$(call C_KIND,$(3)))|g'
 
 # The installed tree under $(1), its pkg-config files saying prefix=$(2):
 # what `make install` puts under PREFIX and the release tarball
 # (mk/dist.mk) holds. The CMake package finds its prefix itself.
-# Documentation goes where each wants it. Another platform's tree names
-# its archive (3), shared library (4), CLI (5) and system libraries (6).
+# Documentation goes where each wants it. Another platform's tree, $(3)
+# (mk/platforms/c.mk), takes its archive, shared library, CLI and, on
+# Windows, import library from C_A_<p>, C_SO_<p>, C_CLI_<p>, C_IMPLIB_<p>,
+# its system libraries from CROSS_NATIVE_LIBS_<p>, and lays out the shared
+# library as its kind wants: ELF's soname links, macOS's one dylib (found
+# through @rpath), Windows' DLL in bin/ beside the programs.
 define c_install_tree
 	install -d $(1)/bin $(1)/include $(1)/lib/pkgconfig $(1)/lib/cmake/robotstxt
 	install -m 644 include/robotstxt.h bindings/cpp/robotstxt.hpp $(1)/include/
-	install -m 644 $(or $(3),$(C_LIB_A)) $(1)/lib/librobotstxt.a
-	install -m 755 $(or $(4),$(C_LIB_SO)) $(1)/lib/librobotstxt.so.$(C_VERSION)
-	ln -sf librobotstxt.so.$(C_VERSION) $(1)/lib/$(C_SONAME)
-	ln -sf $(C_SONAME) $(1)/lib/librobotstxt.so
-	install -m 755 $(or $(5),build/robotstxt-check) $(1)/bin/robotstxt-check
+	install -m 644 $(or $(C_A_$(3)),$(C_LIB_A)) $(1)/lib/librobotstxt.a
+	install -m 755 $(or $(C_SO_$(3)),$(C_LIB_SO)) $(1)/$(C_TREE_SHARED_$(call C_KIND,$(3)))
+	$(if $(filter elf,$(call C_KIND,$(3))),ln -sf librobotstxt.so.$(C_VERSION) $(1)/lib/$(C_SONAME))
+	$(if $(filter elf,$(call C_KIND,$(3))),ln -sf $(C_SONAME) $(1)/lib/librobotstxt.so)
+	$(if $(filter pe,$(call C_KIND,$(3))),install -m 644 $(C_IMPLIB_$(3)) $(1)/$(C_TREE_IMPLIB))
+	install -m 755 $(or $(C_CLI_$(3)),build/robotstxt-check) $(1)/bin/robotstxt-check$(C_TREE_EXE_$(call C_KIND,$(3)))
 	for pc in robotstxt robotstxt-static; do \
 		$(C_FILL) $(C_PKG)/$$pc.pc.in > $(1)/lib/pkgconfig/$$pc.pc; done
 	for f in robotstxt-config robotstxt-config-version; do \

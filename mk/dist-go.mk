@@ -1,12 +1,13 @@
 # Go as a user installs it. dist-go writes dist/go, the module tree a
 # release tags and pushes to github.com/robotstxt-engine/robotstxt-go: the
 # sources of the package and of its sub-package fleet, with the tests that
-# need neither the network nor the repository, include/robotstxt.h, this
-# platform's librobotstxt.a stripped of debug information and bitcode, a
-# go.mod that requires only go-redis (for package fleet alone) and what it
-# needs, README.md (the Go section of README.md) and the licences.
-# dist-test-go then uses it from a temporary folder, without Rust
-# (tools/dist/test-go.sh).
+# need neither the network nor the repository, include/robotstxt.h,
+# librobotstxt.a stripped of debug information and bitcode for each
+# platform cgo.go names (this one's from c-lib, the others' from
+# mk/platforms/go.mk, which also tests them), a go.mod that requires only
+# go-redis (for package fleet alone) and what it needs, README.md (the Go
+# section of README.md) and the licences. dist-test-go then uses it from a
+# temporary folder, without Rust (tools/dist/test-go.sh).
 
 .PHONY: dist-go dist-test-go
 
@@ -24,21 +25,35 @@ DIST_GO_TESTS := agent_test.go api_test.go cache_test.go concurrency_test.go dep
 # Paths under $(GO_DIR); deferred, as GO_PLATFORM (mk/go.mk) is.
 DIST_GO_FILES = $(patsubst $(GO_DIR)/%,%,$(filter-out %_test.go $(GO_DIR)/internal/vectortest/%, \
 		$(wildcard $(GO_DIR)/*.go $(GO_DIR)/fleet/*.go $(GO_DIR)/internal/*/*.go))) \
-	$(DIST_GO_TESTS) shim.h include/include.go lib/$(GO_PLATFORM)/lib.go
-DIST_GO_LIB = $(DIST_GO)/lib/$(GO_PLATFORM)/librobotstxt.a
-# Most of the archive is LLVM bitcode that rustc embeds for cross-crate LTO
-# (.llvmbc); no C linker reads it, so it goes too (29 MB -> 7 MB).
-DIST_GO_STRIP_BITCODE := --remove-section=.llvmbc --remove-section=.llvmcmd
+	$(DIST_GO_TESTS) shim.h include/include.go $(foreach l,$(DIST_GO_LIBS),lib/$(call dist_go_dir,$(l))/lib.go)
+# The libraries, as <goos>_<goarch>:<archive> (DIST_GO_CROSS_LIBS: mk/platforms/go.mk).
+DIST_GO_LIBS = $(GO_PLATFORM):$(C_LIB_A) $(DIST_GO_CROSS_LIBS)
+dist_go_dir = $(firstword $(subst :, ,$(1)))
+# Most of an archive is LLVM bitcode that rustc embeds for cross-crate LTO
+# (.llvmbc in ELF and COFF, __LLVM,__bitcode in Mach-O); no C linker reads
+# it, so it goes too (29 MB -> 7 MB). A name a format lacks is ignored.
+DIST_GO_STRIP := --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd \
+	--remove-section=__LLVM,__bitcode --remove-section=__LLVM,__cmdline
+# The sections that must be gone afterwards, as llvm-objdump -h names them
+# (Mach-O's debug information is __DWARF's __debug_* and __apple_*).
+DIST_GO_STRIPPED_RE := ^(\.rela)?\.debug_|^\.llvm(bc|cmd)$$|^__(bitcode|cmdline|debug_.*|apple_.*)$$
 
-dist-go: c-lib
-	@grep -q 'lib/$(GO_PLATFORM)/librobotstxt.a' $(GO_DIR)/cgo.go || { echo "dist-go:" \
-		"$(GO_DIR)/cgo.go has no cgo line for lib/$(GO_PLATFORM): add one first" >&2; exit 1; }
+
+dist-go: c-lib llvm-tools
+	@for l in $(DIST_GO_LIBS); do grep -q "lib/$${l%%:*}/librobotstxt.a" $(GO_DIR)/cgo.go || { echo "dist-go:" \
+		"$(GO_DIR)/cgo.go has no cgo line for lib/$${l%%:*}: add one first" >&2; exit 1; }; done
 	@for f in LICENSE-MIT LICENSE-APACHE; do test -f $$f \
 		|| { echo "dist-go: $$f is missing at the repository root" >&2; exit 1; }; done
-	rm -rf $(DIST_GO) && mkdir -p $(dir $(DIST_GO_LIB)) $(DIST_GO)/include
+	rm -rf $(DIST_GO) && mkdir -p $(DIST_GO)/include
 	cd $(GO_DIR) && cp --parents $(DIST_GO_FILES) $(abspath $(DIST_GO))/
 	cp include/robotstxt.h $(DIST_GO)/include/
-	strip --strip-debug $(DIST_GO_STRIP_BITCODE) -o $(DIST_GO_LIB) $(C_LIB_A)
+	@bin=$(LLVM_BIN); for l in $(DIST_GO_LIBS); do \
+		out=$(DIST_GO)/lib/$${l%%:*}/librobotstxt.a; \
+		echo "llvm-objcopy $(DIST_GO_STRIP) $${l#*:} $$out"; \
+		$$bin/llvm-objcopy $(DIST_GO_STRIP) $${l#*:} $$out || exit 1; \
+		left=$$($$bin/llvm-objdump -h $$out | awk '{ print $$2 }' | grep -E '$(DIST_GO_STRIPPED_RE)' | sort -u); \
+		[ -z "$$left" ] || { echo "dist-go: $$out still has:" >&2; echo "$$left" >&2; exit 1; }; \
+	done
 	printf 'module github.com/robotstxt-engine/robotstxt-go\n\ngo %s\n' \
 		"$$(sed -n 's/^go //p' $(GO_DIR)/go.mod)" > $(DIST_GO)/go.mod
 	@# Package fleet needs go-redis, at the binding's version; tidy adds
@@ -53,8 +68,11 @@ dist-go: c-lib
 		sed -n '/^## Go$$/,/^## /p' README.md | sed '1d;$$d' \
 			| sed -E 's|^### |## |; s|\]\(([^):#][^):]*)\)|]($(DIST_GO_REPO)/blob/HEAD/\1)|g'; \
 	} > $(DIST_GO)/README.md
-	@echo "dist-go: wrote $(DIST_GO); $(DIST_GO_LIB) is $$(stat -c %s $(DIST_GO_LIB)) bytes" \
-		"stripped ($$(stat -c %s $(C_LIB_A)) before)"
+	@for l in $(DIST_GO_LIBS); do \
+		printf 'dist-go: lib/%-30s %9s bytes stripped (%9s before)\n' "$${l%%:*}/librobotstxt.a" \
+			"$$(stat -c %s $(DIST_GO)/lib/$${l%%:*}/librobotstxt.a)" "$$(stat -c %s $${l#*:})"; \
+	done
+	@echo "dist-go: wrote $(DIST_GO), $$(du -sb $(DIST_GO) | cut -f1) bytes in all"
 
 dist-test-go: dist-go
 	GO=$(GO) tools/dist/test-go.sh $(DIST_GO)

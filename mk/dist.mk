@@ -10,7 +10,9 @@ DIST := dist
 DIST_PARTS := dist-c dist-python dist-node dist-go
 DIST_TESTS := dist-test-c dist-test-python dist-test-node dist-test-go
 DIST_OUT := build/dist
-DIST_PLATFORM := $(shell uname -sm | tr 'A-Z ' 'a-z-')
+# The native C tarball's platform, in mk/platforms/table.mk's words: this
+# machine's architecture, Linux with glibc.
+DIST_PLATFORM := linux-$(patsubst x86_64,x64,$(patsubst aarch64,arm64,$(shell uname -m)))-gnu
 # Tarball entries get this date (and gzip none), so the same build packs to
 # the same bytes.
 DIST_EPOCH := $(or $(SOURCE_DATE_EPOCH),315532800)

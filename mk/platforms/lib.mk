@@ -1,7 +1,7 @@
 # The C ABI crate (bindings/c) built for each platform this machine is not:
 # librobotstxt.a and the platform's shared library, in one target folder
 # (target/cross) that the C tarballs and the Go module's libraries share.
-# `make cross-lib-<platform>`; the platforms and triples: mk/platforms.mk.
+# `make cross-lib-<platform>`; the platforms and triples: mk/platforms/table.mk.
 #
 # Linux and macOS link through zig (cargo-zigbuild, from the build venv):
 # one linker for every architecture, and glibc 2.17 as the newest a Linux
@@ -23,7 +23,7 @@ CROSS_SO_windows-x64 := robotstxt.dll
 
 # What a static link of librobotstxt.a needs from the system: `rustc
 # --print native-static-libs` for the triple. musl's unwinder is merged
-# into the shipped archive (mk/platforms.mk), so libc is all it needs.
+# into the shipped archive (mk/platforms/c.mk), so libc is all it needs.
 CROSS_NATIVE_LIBS_linux-arm64-gnu := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
 CROSS_NATIVE_LIBS_linux-x64-musl := -lc
 CROSS_NATIVE_LIBS_linux-arm64-musl := -lc
@@ -61,3 +61,11 @@ cross-lib-$(1): $(call CROSS_STAMP_LIB,$(1))
 .PHONY: cross-lib-$(1)
 endef
 $(foreach p,$(CROSS_PLATFORMS),$(eval $(call cross_lib,$(p))))
+
+# llvm-objcopy and llvm-strip read every platform's objects (this machine's
+# strip reads x86-64 ELF only): rustup's llvm-tools, at rustc's LLVM
+# version. The C tarballs, the Go module and the Node packages strip with it.
+LLVM_BIN = $(shell rustc --print sysroot)/lib/rustlib/$(shell rustc -vV | sed -n 's/^host: //p')/bin
+llvm-tools:
+	@test -x $(LLVM_BIN)/llvm-objcopy || rustup component add llvm-tools
+.PHONY: llvm-tools

@@ -798,7 +798,7 @@ enum { TICKETS = 20 };
 static bool test_pacer_429_holds_back_tickets_out(void) {
     robotstxt_pacer *pacer = new_pacer(100, 100000);
     robotstxt_ticket *tickets[TICKETS] = {NULL};
-    uint64_t at[TICKETS], go[TICKETS], ends = UINT64_MAX, gap = 0;
+    uint64_t at[TICKETS], go[TICKETS] = {0}, ends = UINT64_MAX, gap = 0;
     bool done[TICKETS] = {false};
     size_t i, n = 0, steps = 0;
     robotstxt_confirm c;

@@ -13,6 +13,8 @@ be there, and its extension module must be what its tag says:
 - Windows: a PE DLL for x86-64 that imports the stable ABI's python3.dll
   (not one version's python3X.dll), and no C runtime a user must install.
 
+The files are read by binaries.py, beside this one.
+
 Inspecting is all this machine can do for most of them: each line says
 which were run elsewhere by the suite (the native wheel, by `make
 python-test` and `make dist-test`) and which are only inspected here, and
@@ -22,136 +24,79 @@ why.
 from __future__ import annotations
 
 import re
-import struct
-import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
 
-# platform: (tag pattern, ELF machine or Mach-O CPU, libc or minimum macOS,
-# how far it is tested here)
-EM_X86_64, EM_AARCH64 = 62, 183
-CPU_X86_64, CPU_ARM64 = 0x01000007, 0x0100000C
-PE_AMD64 = 0x8664
+import binaries
+from binaries import Problem, read
+
+# platform: (tag pattern, machine, libc or minimum macOS, how far it is
+# tested here)
 PLATFORMS = {
-    "linux-x64-gnu": (r"manylinux_2_17_x86_64", EM_X86_64, "glibc", "run: make python-test, dist-test"),
-    "linux-arm64-gnu": (r"manylinux_2_17_aarch64", EM_AARCH64, "glibc", "inspected only: not yet run under qemu with an arm64 Python"),
-    "linux-x64-musl": (r"musllinux_1_2_x86_64", EM_X86_64, "musl", "inspected only: no musl Python here"),
-    "linux-arm64-musl": (r"musllinux_1_2_aarch64", EM_AARCH64, "musl", "inspected only: no musl Python here"),
-    "macos-x64": (r"macosx_10_12_x86_64", CPU_X86_64, "10.12", "inspected only: macOS cannot run here"),
-    "macos-arm64": (r"macosx_11_0_arm64", CPU_ARM64, "11.0", "inspected only: macOS cannot run here"),
-    "windows-x64": (r"win_amd64", PE_AMD64, "windows", "inspected only: no Windows CPython here"),
+    "linux-x64-gnu": (r"manylinux_2_17_x86_64", "x86-64", "glibc", "run: make python-test, dist-test"),
+    "linux-arm64-gnu": (r"manylinux_2_17_aarch64", "arm64", "glibc", "inspected only: not yet run under qemu with an arm64 Python"),
+    "linux-x64-musl": (r"musllinux_1_2_x86_64", "x86-64", "musl", "inspected only: no musl Python here"),
+    "linux-arm64-musl": (r"musllinux_1_2_aarch64", "arm64", "musl", "inspected only: no musl Python here"),
+    "macos-x64": (r"macosx_10_12_x86_64", "x86-64", "10.12", "inspected only: macOS cannot run here"),
+    "macos-arm64": (r"macosx_11_0_arm64", "arm64", "11.0", "inspected only: macOS cannot run here"),
+    "windows-x64": (r"win_amd64", "x86-64", "windows", "inspected only: no Windows CPython here"),
 }
-# DLLs every Windows 10 has; anything else would have to be installed.
-WINDOWS_DLLS = {"python3.dll", "kernel32.dll", "ntdll.dll", "userenv.dll", "ws2_32.dll",
-                "bcryptprimitives.dll", "advapi32.dll", "msvcrt.dll", "api-ms-win-core-synch-l1-2-0.dll",
-                "user32.dll", "dbghelp.dll"}
+# DLLs every Windows 10 has, and the Python that loads the module.
+WINDOWS_DLLS = binaries.WINDOWS_DLLS | {"python3.dll"}
 
 
-class Problem(Exception):
-    pass
-
-
-def readelf(path: Path, *flags: str) -> str:
-    # readelf reads any machine's ELF; objdump would need a cross binutils.
-    return subprocess.run(["readelf", "-W", *flags, str(path)], check=True,
-                          capture_output=True, text=True).stdout
-
-
-def check_elf(path: Path, machine: int, libc: str) -> str:
-    head = path.read_bytes()[:20]
-    if head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:
-        raise Problem("not a 64-bit little-endian ELF file")
-    e_type, e_machine = struct.unpack_from("<HH", head, 16)
-    if e_type != 3:
-        raise Problem(f"ELF type {e_type}, not a shared object")
-    if e_machine != machine:
-        raise Problem(f"ELF machine {e_machine}, not {machine}")
-    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", readelf(path, "-d"))
-    versions = sorted({tuple(int(x) for x in v.split("."))
-                       for v in re.findall(r"@GLIBC_([0-9.]+)", readelf(path, "--dyn-syms"))})
+def check_elf(path: Path, machine: str, libc: str) -> str:
+    module = read(path)
+    if module.format != "elf" or module.type != "shared":
+        raise Problem(f"a {module.format} {module.type}, not an ELF shared object")
+    if module.machine != machine:
+        raise Problem(f"ELF machine {module.machine}, not {machine}")
+    needed = module.needs
     if libc == "glibc":
         if "libc.so.6" not in needed:
             raise Problem(f"needs {needed}, not glibc's libc.so.6")
-        if versions and versions[-1] > (2, 17):
-            raise Problem(f"needs GLIBC_{'.'.join(map(str, versions[-1]))}, newer than 2.17")
-        newest = ".".join(map(str, versions[-1])) if versions else "none"
-        return f"ELF machine {machine}, NEEDED {', '.join(needed)}, newest glibc symbol {newest}"
-    if versions or "libc.so.6" in needed:
+        if module.glibc and tuple(map(int, module.glibc.split("."))) > (2, 17):
+            raise Problem(f"needs GLIBC_{module.glibc}, newer than 2.17")
+        return f"ELF machine {machine}, NEEDED {', '.join(needed)}, newest glibc symbol {module.glibc or 'none'}"
+    if module.glibc or "libc.so.6" in needed:
         raise Problem(f"a musl wheel that needs glibc ({needed})")
     if "libc.so" not in needed:
         raise Problem(f"needs {needed}, not musl's libc.so")
     return f"ELF machine {machine}, NEEDED {', '.join(needed)}, no glibc symbol"
 
 
-LC_VERSION_MIN_MACOSX, LC_BUILD_VERSION = 0x24, 0x32
-
-
-def check_macho(path: Path, cpu: int, minimum: str) -> str:
-    data = path.read_bytes()
-    magic, cputype, _, filetype, ncmds, _, _, _ = struct.unpack_from("<IiiIIIII", data, 0)
-    if magic != 0xFEEDFACF:
+def check_macho(path: Path, cpu: str, minimum: str) -> str:
+    module = read(path)
+    if module.format != "mach-o":
         raise Problem("not a 64-bit little-endian Mach-O file")
-    if cputype != cpu:
-        raise Problem(f"CPU type {cputype:#x}, not {cpu:#x}")
-    if filetype not in (6, 8):  # MH_DYLIB, MH_BUNDLE
-        raise Problem(f"Mach-O file type {filetype}, not a library")
-    at, found = 32, None
-    for _ in range(ncmds):
-        cmd, size = struct.unpack_from("<II", data, at)
-        if cmd == LC_BUILD_VERSION:
-            found = struct.unpack_from("<I", data, at + 12)[0]
-        elif cmd == LC_VERSION_MIN_MACOSX:
-            found = struct.unpack_from("<I", data, at + 8)[0]
-        at += size
-    if found is None:
+    if module.machine != cpu:
+        raise Problem(f"CPU type {module.machine}, not {cpu}")
+    if module.type != "shared":
+        raise Problem(f"Mach-O {module.type}, not a library")
+    if not module.min_os:
         raise Problem("no minimum macOS recorded")
-    got = f"{found >> 16}.{(found >> 8) & 0xFF}"
-    if got != minimum:
-        raise Problem(f"minimum macOS {got}, not {minimum}")
-    return f"Mach-O CPU {cpu:#x}, minimum macOS {got}"
+    if module.min_os != minimum:
+        raise Problem(f"minimum macOS {module.min_os}, not {minimum}")
+    return f"Mach-O CPU {cpu}, minimum macOS {module.min_os}"
 
 
-def check_pe(path: Path, machine: int) -> str:
-    data = path.read_bytes()
-    if data[:2] != b"MZ":
+def check_pe(path: Path, machine: str) -> str:
+    module = read(path)
+    if module.format != "pe":
         raise Problem("not a PE file")
-    pe = struct.unpack_from("<I", data, 0x3C)[0]
-    if data[pe:pe + 4] != b"PE\0\0":
-        raise Problem("no PE signature")
-    got, sections, _, _, _, optional_size, characteristics = struct.unpack_from("<HHIIIHH", data, pe + 4)
-    if got != machine:
-        raise Problem(f"PE machine {got:#x}, not {machine:#x}")
-    if not characteristics & 0x2000:  # IMAGE_FILE_DLL
+    if module.machine != machine:
+        raise Problem(f"PE machine {module.machine}, not {machine}")
+    if module.type != "shared":
         raise Problem("not a DLL")
-    optional = pe + 24
-    if struct.unpack_from("<H", data, optional)[0] != 0x20B:  # PE32+
-        raise Problem("not a 64-bit image")
-    import_rva = struct.unpack_from("<I", data, optional + 112 + 8)[0]  # data directory 1
-    table = [struct.unpack_from("<8sIIII", data, optional + optional_size + 40 * i)
-             for i in range(sections)]
-
-    def offset(rva: int) -> int:
-        for _, size, address, raw_size, raw_at in table:
-            if address <= rva < address + max(size, raw_size):
-                return raw_at + rva - address
-        raise Problem(f"RVA {rva:#x} is in no section")
-
-    imports, at = [], offset(import_rva)
-    while True:
-        name_rva = struct.unpack_from("<I", data, at + 12)[0]
-        if name_rva == 0:
-            break
-        start = offset(name_rva)
-        imports.append(data[start:data.index(b"\0", start)].decode().lower())
-        at += 20
+    imports = module.needs
     if "python3.dll" not in imports:
         raise Problem(f"imports {imports}, not the stable ABI's python3.dll")
     foreign = [d for d in imports if d not in WINDOWS_DLLS]
     if foreign:
         raise Problem(f"imports DLLs Windows does not have: {foreign}")
-    return f"PE machine {machine:#x}, a DLL importing {', '.join(imports)}"
+    return f"PE machine {machine}, a DLL importing {', '.join(imports)}"
 
 
 def inspect(wheel: Path, machine: int, libc: str) -> str:

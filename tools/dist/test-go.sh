@@ -4,6 +4,11 @@
 # temporary folder requires it, replaced by DIST, with no module proxy;
 # it vets and runs tools/dist/go (the practice shop, behaviour §9, against
 # examples/shop/robots.txt), vets the module and runs its shipped tests.
+# Then, for every platform where Go supports cgo, it checks from go list
+# that the package links DIST's library for it where DIST has one and
+# stops at unsupported_platform.go where not; and that `go mod vendor`
+# keeps every platform's library. (tools/dist/test-go-cross.sh uses the
+# other platforms' libraries.)
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: test-go.sh DIST" >&2; exit 2; }
 dist=$(cd "$1" && pwd)
@@ -44,5 +49,46 @@ run "$go" vet ./... "$mod/..."
 run "$go" build -o shop .
 run ./shop robots.txt
 run "$go" test -count=1 "$mod/..." >test.log || { cat test.log; exit 1; }
+
+# Which platforms get which library, as go list sees it (it runs no C
+# compiler, so every platform can be asked here). android and ios satisfy
+# the linux and darwin constraints too, and have no library.
+fail() { echo "test-go: $*" >&2; exit 1; }
+with_lib=() without_lib=0
+for p in $(run "$go" tool dist list -json | sed -n 's/.*"GOOS": "\(.*\)",/\1/p; s/.*"GOARCH": "\(.*\)",/\1/p; s/.*"CgoSupported": \([a-z]*\).*/\1/p' \
+	| paste - - - | awk '$3 == "true" { print $1 "_" $2 }'); do
+	got=$(GOOS=${p%_*} GOARCH=${p#*_} CGO_ENABLED=1 run "$go" list \
+		-f '{{join .GoFiles " "}} {{join .CgoLDFLAGS " "}}' "$mod")
+	lib=$dist/lib/$p/librobotstxt.a
+	if [ -f "$lib" ]; then
+		[[ " $got " == *" $lib "* ]] || fail "$p: $mod does not link $lib: $got"
+		[[ " $got " != *" unsupported_platform.go "* ]] || fail "$p has a library but builds unsupported_platform.go"
+		with_lib+=("${p/_//}")
+	else
+		[[ " $got " == *" unsupported_platform.go "* ]] || fail "$p has no library but skips unsupported_platform.go: $got"
+		[[ "$got" != *librobotstxt.a* ]] || fail "$p has no library of its own but links one: $got"
+		without_lib=$((without_lib + 1))
+	fi
+done
+[ ${#with_lib[@]} -eq "$(find "$dist/lib" -name librobotstxt.a | wc -l)" ] \
+	|| fail "a library in $dist/lib is for a platform Go does not know: ${with_lib[*]}"
+# robotstxt_from_source drops the prebuilt library, for CGO_LDFLAGS' one.
+got=$(GOFLAGS="$GOFLAGS -tags=robotstxt_from_source" run "$go" list \
+	-f '{{join .GoFiles " "}} {{join .CgoLDFLAGS " "}}' "$mod")
+[[ "$got" != *librobotstxt.a* && " $got " != *" unsupported_platform.go "* ]] \
+	|| fail "with robotstxt_from_source the package still names a prebuilt library: $got"
+
+# go mod vendor keeps the header and every library, and the shop builds
+# from vendor/ alone.
+run "$go" mod vendor
+for lib in "$dist"/lib/*/librobotstxt.a include/robotstxt.h; do
+	rel=${lib#"$dist"/}
+	cmp -s "$dist/$rel" "vendor/$mod/$rel" || fail "go mod vendor did not copy $rel"
+done
+GOFLAGS=-mod=vendor run "$go" build -o shop-vendored .
+[ "$(run ./shop-vendored robots.txt)" = "$(run ./shop robots.txt)" ] || fail "the vendored shop answers differently"
+
 echo "test-go: outside the repository, without Rust or a module proxy, $mod from $dist" \
-	"vetted, built, answered the practice shop and passed its tests"
+	"vetted, built, answered the practice shop and passed its tests; links its library on" \
+	"${with_lib[*]} and stops with unsupported_platform.go on the $without_lib other cgo platforms;" \
+	"go mod vendor keeps all ${#with_lib[@]} libraries"

@@ -1,0 +1,3 @@
+// Package lib holds the prebuilt librobotstxt.a for windows/amd64. It has no
+// Go code: being a package keeps it in `go mod vendor` (see vendor.go).
+package lib
