@@ -51,6 +51,12 @@ if (!lock || !/^file:/.test(lock.resolved)) process.exit(1)
 want=$(node -p "require('robotstxt-engine/package.json').optionalDependencies['$name']")
 got=$(node -p "require('$name/package.json').version")
 [ "$want" = "$got" ] || fail "robotstxt-engine wants $name $want, the tarball is $got"
+# Every platform's package, built here or by dist-all, at the main package's version.
+node -e "
+const main = require('robotstxt-engine/package.json')
+const other = Object.entries(main.optionalDependencies).filter(([, version]) => version !== main.version)
+if (other.length > 0) { console.error(other.join(' ')); process.exit(1) }
+" || fail "robotstxt-engine names optional dependencies at another version than its own"
 
 node shop.cjs | tee shop-cjs.log
 node shop.mjs | tee shop-mjs.log

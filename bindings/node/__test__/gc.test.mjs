@@ -7,10 +7,12 @@ import { dirname, join } from 'node:path'
 import { test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
+import { cannot } from './limits.mjs'
+
 const here = dirname(fileURLToPath(import.meta.url))
 const MiB = 1024 * 1024
 
-test('100,000 parsed files and rules stay within a fixed memory bound', { timeout: 300000 }, () => {
+test('100,000 parsed files and rules stay within a fixed memory bound', { timeout: 300000, skip: cannot('spawn') || cannot('wasm-memory') }, () => {
   const out = execFileSync(process.execPath, ['--expose-gc', join(here, 'gc-loop.mjs'), '100000'],
     { encoding: 'utf8' })
   const { count, allowed, maxHandle, registered, finalized, checkpoints } = JSON.parse(out)
@@ -33,7 +35,7 @@ test('100,000 parsed files and rules stay within a fixed memory bound', { timeou
   assert.ok(maxHandle < count / 5, `handles reached ${maxHandle}: collected Rules kept theirs`)
 })
 
-test('a lease dropped unfinished is given back when the garbage collector takes it', () => {
+test('a lease dropped unfinished is given back when the garbage collector takes it', { skip: cannot('spawn') }, () => {
   // In a child with --expose-gc: the lease is dropped without store or
   // abandon; once collected, the next lookup fetches at once (no 'wait'
   // for the lease to run out). A lease still held keeps its fetch.

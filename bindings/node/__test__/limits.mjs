@@ -7,7 +7,15 @@
 const why = {
   // qemu-user runs one process; without binfmt_misc its child, started
   // from process.execPath, is an arm64 binary the kernel cannot execute.
-  spawn: 'cannot start a child Node here (an emulated architecture without binfmt_misc)'
+  spawn: 'cannot start a child Node here (an emulated architecture without binfmt_misc)',
+  // wine maps its own libraries and heaps into every Windows process: an
+  // idle node.exe is some 100 MB resident under wine 8, 40 MB on Linux.
+  rss: 'resident memory here counts the libraries and heaps of wine itself, so bounds measured on Linux do not apply',
+  // emnapi, the WebAssembly build's N-API, holds each native object
+  // through a WeakRef, which keeps it alive to the end of the running job,
+  // and frees its bookkeeping from FinalizationRegistry callbacks: bounds
+  // measured on the native addon's memory do not apply.
+  'wasm-memory': 'the WebAssembly build frees a closed object only once the event loop turns (emnapi holds objects through WeakRefs)'
 }
 
 const limits = new Set((process.env.ROBOTSTXT_TEST_LIMITS ?? '').split(',').filter(Boolean))

@@ -7,6 +7,12 @@
 //   3. first answers: per corpus file, parse, select for ExampleBot and ask
 //      1, 5 or 20 URLs, as benches/compare.rs does, beside its Rust figures.
 //
+// Parse and checks also run on the WebAssembly build
+// (robotstxt-engine-wasm32-wasi, which `make node-wasm` stages in
+// build/node-wasm/package, or ROBOTSTXT_WASM_PACKAGE), in the same process
+// and passes, given the package entry's behaviour by lib/wrap.js as
+// browsers get it; without it, those rows are left out and say so.
+//
 // Inputs are read and decoded before any timing; each figure is the best of
 // several timed passes after a warm-up pass. Set ROBOTSTXT_SHARED to the
 // shared directory (default: ../../../shared from this package);
@@ -17,6 +23,7 @@
 // (default: build/bench/rust.md, which `make bench` writes before this).
 
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -34,6 +41,18 @@ const rustAt = process.argv.indexOf('--rust')
 if (rustAt > 0 && !process.argv[rustAt + 1]) throw new Error('--rust needs a file name')
 const repo = resolve(here, '..', '..', '..')
 const rustFile = rustAt > 0 ? resolve(process.argv[rustAt + 1]) : join(repo, 'build', 'bench', 'rust.md')
+const wasmPackage = resolve(process.env.ROBOTSTXT_WASM_PACKAGE ?? join(repo, 'build', 'node-wasm', 'package'))
+const wasm = (() => {
+  const require = createRequire(import.meta.url)
+  try {
+    const binding = require(join(wasmPackage, 'robotstxt.wasi.cjs'))
+    require('../lib/wrap.js')(binding)
+    return binding
+  } catch (error) {
+    console.log(`No WebAssembly rows: ${wasmPackage} did not load (${error.message.split('\n')[0]}); make node-wasm builds it.`)
+    return null
+  }
+})()
 const workload = JSON.parse(readFileSync(join(shared, 'bench', 'workload.json'), 'utf8'))
 const AGENTS = workload.agents // ExampleBot, Googlebot
 const ORIGIN = workload.origin
@@ -102,11 +121,30 @@ function robotsParserVersion () {
 
 let sink = 0
 const {
-  ourBuffer: parseOurBuffer, ourString: parseOurString, theirs: parseTheirs
+  ourBuffer: parseOurBuffer, ourString: parseOurString, theirs: parseTheirs, wasmBuffer: parseWasmBuffer,
+  wasmString: parseWasmString
 } = best({
   ourBuffer: () => { for (const b of buffers) sink += Robots.parse(b).ruleCount },
   ourString: () => { for (const s of strings) sink += Robots.parse(s).ruleCount },
-  theirs: () => { for (const s of strings) sink += robotsParser(ROBOTS_URL, s) ? 1 : 0 }
+  theirs: () => { for (const s of strings) sink += robotsParser(ROBOTS_URL, s) ? 1 : 0 },
+  // Closed at once: WebAssembly memory, once grown, stays grown, and the
+  // passes run without yielding to the finalizers.
+  ...(wasm && {
+    wasmBuffer: () => {
+      for (const b of buffers) {
+        const robots = wasm.Robots.parse(b)
+        sink += robots.ruleCount
+        robots.close()
+      }
+    },
+    wasmString: () => {
+      for (const s of strings) {
+        const robots = wasm.Robots.parse(s)
+        sink += robots.ruleCount
+        robots.close()
+      }
+    }
+  })
 })
 
 const mbps = (ns) => totalBytes / 1e6 / (ns / 1e9)
@@ -114,6 +152,10 @@ console.log(`1. parse: ${fmt(buffers.length)} files, ${fmt(totalBytes / 1e6, 1)}
 console.log(`   robotstxt, Buffer input   ${fmt(mbps(parseOurBuffer), 1).padStart(8)} MB/s  ${fmt(parseOurBuffer / 1e6, 1).padStart(8)} ms`)
 console.log(`   robotstxt, string input   ${fmt(mbps(parseOurString), 1).padStart(8)} MB/s  ${fmt(parseOurString / 1e6, 1).padStart(8)} ms`)
 console.log(`   robots-parser (string)    ${fmt(mbps(parseTheirs), 1).padStart(8)} MB/s  ${fmt(parseTheirs / 1e6, 1).padStart(8)} ms`)
+if (wasm) {
+  console.log(`   WebAssembly, Buffer input ${fmt(mbps(parseWasmBuffer), 1).padStart(8)} MB/s  ${fmt(parseWasmBuffer / 1e6, 1).padStart(8)} ms`)
+  console.log(`   WebAssembly, string input ${fmt(mbps(parseWasmString), 1).padStart(8)} MB/s  ${fmt(parseWasmString / 1e6, 1).padStart(8)} ms`)
+}
 console.log()
 
 // --- 2. checks ----------------------------------------------------------------
@@ -124,13 +166,17 @@ const ours = sample.map((s) => {
   return { urls: s.urls, rules: AGENTS.map((a) => robots.rulesFor(a)) }
 })
 const theirs = sample.map((s) => ({ urls: s.urls, robots: robotsParser(ROBOTS_URL, s.text) }))
+const oursWasm = wasm && sample.map((s) => {
+  const robots = wasm.Robots.parse(s.buffer)
+  return { urls: s.urls, rules: AGENTS.map((a) => robots.rulesFor(a)) }
+})
 
 const parsed = sample.map((s) => Robots.parse(s.buffer))
 const { select: selectNs } = best({
   select: () => { for (const robots of parsed) for (const a of AGENTS) sink += robots.rulesFor(a).ruleCount }
 })
 
-const { oneOurs, batchOurs, decideOurs, oneTheirs } = best({
+const { oneOurs, batchOurs, decideOurs, oneTheirs, oneWasm, batchWasm } = best({
   oneOurs: () => {
     let n = 0
     for (const f of ours) {
@@ -162,8 +208,38 @@ const { oneOurs, batchOurs, decideOurs, oneTheirs } = best({
       }
     }
     sink += n
-  }
+  },
+  ...(wasm && {
+    oneWasm: () => {
+      let n = 0
+      for (const f of oursWasm) {
+        for (const rules of f.rules) {
+          for (const url of f.urls) if (rules.isAllowed(url)) n++
+        }
+      }
+      sink += n
+    },
+    batchWasm: () => {
+      let n = 0
+      for (const f of oursWasm) {
+        for (const rules of f.rules) n += rules.filterAllowed(f.urls).length
+      }
+      sink += n
+    }
+  })
 })
+
+// The WebAssembly build answers as the native addon does.
+if (wasm) {
+  ours.forEach((f, i) => f.rules.forEach((rules, a) => {
+    const other = oursWasm[i].rules[a]
+    const want = f.urls.filter((url) => rules.isAllowed(url))
+    const one = f.urls.filter((url) => other.isAllowed(url))
+    if (one.join('\n') !== want.join('\n') || other.filterAllowed(f.urls).join('\n') !== want.join('\n')) {
+      throw new Error(`the WebAssembly build answers otherwise for ${sample[i].file}, ${AGENTS[a]}`)
+    }
+  }))
+}
 
 // How often the two libraries agree (they read robots.txt differently).
 let agree = 0
@@ -207,6 +283,10 @@ console.log(row('robotstxt isAllowed (one by one)', oneOurs))
 console.log(row('robotstxt filterAllowed (batch 20)', batchOurs))
 console.log(row('robotstxt decideMany (batch 20)', decideOurs))
 console.log(row('robots-parser isAllowed', oneTheirs))
+if (wasm) {
+  console.log(row('WebAssembly isAllowed (one by one)', oneWasm))
+  console.log(row('WebAssembly filterAllowed (batch 20)', batchWasm))
+}
 console.log(`   (robotstxt rulesFor, once per file and agent: ${fmt(selectNs / (sample.length * AGENTS.length), 0)} ns)`)
 console.log(`   answers agree on ${fmt(100 * agree / checksPerPass, 1)}% of checks`)
 console.log()
@@ -337,6 +417,10 @@ console.log('ratios (robotstxt ÷ robots-parser, higher is faster):')
 console.log(`   parse throughput            ${ratio(parseOurString, parseTheirs)} (string input), ${ratio(parseOurBuffer, parseTheirs)} (Buffer input)`)
 console.log(`   checks, one at a time       ${ratio(oneOurs, oneTheirs)}`)
 console.log(`   checks, batched             ${ratio(batchOurs, oneTheirs)} (filterAllowed), ${ratio(decideOurs, oneTheirs)} (decideMany)`)
+if (wasm) {
+  console.log(`   WebAssembly build           ${ratio(parseWasmBuffer, parseTheirs)} (parse, Buffer), ${ratio(parseWasmString, parseTheirs)} (parse, string), ` +
+    `${ratio(oneWasm, oneTheirs)} (checks one at a time), ${ratio(batchWasm, oneTheirs)} (filterAllowed)`)
+}
 if (sink === 0.5) console.log('') // keep the results alive
 
 // --- Markdown, for BENCHMARKS.md ----------------------------------------------
@@ -363,6 +447,10 @@ if (markdownFile) {
     `| robotstxt, \`Robots.parse(Buffer)\` | ${fmt(mbps(parseOurBuffer), 1)} | ${fmt(parseOurBuffer / 1e6, 1)} ms | ${x(parseOurBuffer, parseTheirs)} |`,
     `| robotstxt, \`Robots.parse(string)\` | ${fmt(mbps(parseOurString), 1)} | ${fmt(parseOurString / 1e6, 1)} ms | ${x(parseOurString, parseTheirs)} |`,
     `| ${rp} (string) | ${fmt(mbps(parseTheirs), 1)} | ${fmt(parseTheirs / 1e6, 1)} ms | |`,
+    ...(wasm
+      ? [`| robotstxt WebAssembly build, \`Robots.parse(Buffer)\` and \`close()\` | ${fmt(mbps(parseWasmBuffer), 1)} | ${fmt(parseWasmBuffer / 1e6, 1)} ms | ${x(parseWasmBuffer, parseTheirs)} |`,
+          `| robotstxt WebAssembly build, \`Robots.parse(string)\` and \`close()\` | ${fmt(mbps(parseWasmString), 1)} | ${fmt(parseWasmString / 1e6, 1)} ms | ${x(parseWasmString, parseTheirs)} |`]
+      : []),
     '',
     `### Checks over the whole workload (${fmt(checksPerPass)} per pass)`,
     '',
@@ -372,11 +460,22 @@ if (markdownFile) {
       ['robotstxt `isAllowed` (one call per URL)', oneOurs, true],
       ['robotstxt `filterAllowed` (one call per 20 URLs)', batchOurs, true],
       ['robotstxt `decideMany` (one call per 20 URLs)', decideOurs, true],
+      ...(wasm
+        ? [['robotstxt WebAssembly build `isAllowed` (one call per URL)', oneWasm, true],
+            ['robotstxt WebAssembly build `filterAllowed` (one call per 20 URLs)', batchWasm, true]]
+        : []),
       [`${rp} \`isAllowed\``, oneTheirs, false]
     ].map(([name, ns, ours]) => `| ${name} | ${fmt(nsPer(ns))} | ${fmt(perSec(ns))} | ${ours ? x(ns, oneTheirs) : ''} |`),
     '',
     `Selecting the rules (\`rulesFor\`, once per file and agent) takes ${fmt(selectNs / (sample.length * AGENTS.length))} ns; ` +
       `the two libraries' answers agree on ${fmt(100 * agree / checksPerPass, 1)}% of the checks (they read robots.txt differently).`,
+    '',
+    wasm
+      ? 'The WebAssembly rows: robotstxt-engine-wasm32-wasi (wasm32-wasip1 without threads, through emnapi), loaded ' +
+        'beside the native addon in the same process and passes, through the package entry (its `isAllowed` and ' +
+        '`filterAllowed` call the module\'s own exports with the URLs written into its memory, past emnapi); ' +
+        'its answers were checked against the native ones on the whole workload.'
+      : 'No WebAssembly rows: the WebAssembly build was not built (`make node-wasm`).',
     '',
     '### Checks by file size (ns per check)',
     '',

@@ -1,10 +1,21 @@
 /// <reference lib="esnext.disposable" />
 // The package entry: every export of the generated binding, plus the
 // promise-based layer (RobotsCache, Pacer with `wait`, httpFetcher,
-// retryAfterMs). The Pacer exported here extends the native one. Every
-// native class also gets `[Symbol.dispose]`, its `close()`, for `using`.
+// retryAfterMs), and `backend`. The Pacer exported here extends the native
+// one. Every native class also gets `[Symbol.dispose]`, its `close()`, for
+// `using`.
 
 export * from '../index.js'
+
+/**
+ * Which build answers: `'native'`, the prebuilt addon, or `'wasm'`, the
+ * WebAssembly build (robotstxt-engine-wasm32-wasi), which Node.js loads
+ * where no native addon does (or when `ROBOTSTXT_BACKEND=wasm` asks for
+ * it) and browsers, bundlers and Deno always load. The answers are the
+ * same; the native addon is faster.
+ */
+export declare const backend: 'native' | 'wasm'
+
 export { Pacer, RobotsCache, httpFetcher, retryAfterMs } from './polite.js'
 export { SharedCache, SharedPacer, SharedRobotsCache } from './fleet.js'
 export type {

@@ -9,9 +9,11 @@ use std::mem::MaybeUninit;
 use std::ptr;
 use std::sync::Arc;
 
+#[cfg(not(target_family = "wasm"))]
+use napi::bindgen_prelude::validate_type_tag;
 use napi::bindgen_prelude::{
-    validate_type_tag, ClassInstance, FromNapiValue, JavaScriptClassExt, MaybeTypeTag,
-    ObjectFinalize, Reference, ToNapiValue, TypeName, TypeTag, Unknown,
+    ClassInstance, FromNapiValue, JavaScriptClassExt, MaybeTypeTag, ObjectFinalize, Reference,
+    ToNapiValue, TypeName, TypeTag, Unknown,
 };
 use napi::{sys, Env, Error, JsValue, Result, Status};
 
@@ -156,7 +158,7 @@ pub fn field_error(env: &Env, err: robotstxt::StatementError) -> Error {
 /// for.
 pub fn detach<T>(env: &Env, object: &Unknown<'_>) -> Result<bool>
 where
-    T: MaybeTypeTag + ObjectFinalize + 'static,
+    T: MaybeTypeTag + TypeTag + ObjectFinalize + 'static,
 {
     let raw = object.raw();
     if !Js::from_raw(env, raw).is_object()? {
@@ -185,8 +187,22 @@ where
     // `napi_remove_wrap` cancelled: this is now the only owner.
     let value = unsafe { Box::from_raw(wrapped.cast::<T>()) };
     value.finalize(*env)?;
+    mark_detached::<T>(env, raw);
     Ok(true)
 }
+
+/// Native objects carry their class's type tag from birth, so a tagged
+/// object that wraps nothing was detached. napi-rs tags nothing on wasm:
+/// there the tag is put on at detach time instead, and means the same.
+#[cfg(target_family = "wasm")]
+fn mark_detached<T: TypeTag>(env: &Env, raw: sys::napi_value) {
+    // SAFETY: `raw` is a live object, just unwrapped; a second tag fails
+    // harmlessly (it cannot be detached twice).
+    let _ = unsafe { sys::napi_type_tag_object(env.raw(), raw, &T::type_tag()) };
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn mark_detached<T>(_env: &Env, _raw: sys::napi_value) {}
 
 /// Whether `object` is a `T` that [`detach`] freed: it keeps the class's
 /// type tag, but no longer wraps anything.
@@ -197,14 +213,31 @@ pub fn is_detached<T: TypeTag>(env: &Env, object: &Unknown<'_>) -> bool {
     if !Js::from_raw(env, raw).is_object().unwrap_or(false) {
         return false;
     }
-    // SAFETY: `raw` is a live object; the check reads its type tag.
-    if unsafe { validate_type_tag(env.raw(), raw, &T::type_tag(), "") }.is_err() {
+    if !has_type_tag::<T>(env, raw) {
         return false;
     }
     let mut wrapped = ptr::null_mut();
     // SAFETY: as above; the pointer read is only compared.
     let status = unsafe { sys::napi_unwrap(env.raw(), raw, &mut wrapped) };
     status != sys::Status::napi_ok
+}
+
+/// Whether `raw`, a live object, carries `T`'s type tag.
+#[cfg(not(target_family = "wasm"))]
+fn has_type_tag<T: TypeTag>(env: &Env, raw: sys::napi_value) -> bool {
+    // SAFETY: `raw` is a live object; the check reads its type tag.
+    unsafe { validate_type_tag(env.raw(), raw, &T::type_tag(), "") }.is_ok()
+}
+
+/// Whether `raw`, a live object, carries `T`'s type tag (napi-rs's own
+/// check passes everything on wasm).
+#[cfg(target_family = "wasm")]
+fn has_type_tag<T: TypeTag>(env: &Env, raw: sys::napi_value) -> bool {
+    let mut tagged = false;
+    // SAFETY: `raw` is a live object; the check reads its type tag.
+    let status =
+        unsafe { sys::napi_check_object_type_tag(env.raw(), raw, &T::type_tag(), &mut tagged) };
+    status == sys::Status::napi_ok && tagged
 }
 
 /// Converts a napi status into a `Result` (a failing call means a broken
@@ -516,7 +549,7 @@ impl<'e> Js<'e> {
     /// close it (and the package entry's `close()` frees at once).
     pub fn instance<T>(self, what: &str, class: &str) -> Result<ClassInstance<'e, T>>
     where
-        T: JavaScriptClassExt + MaybeTypeTag + TypeName + 'e,
+        T: JavaScriptClassExt + MaybeTypeTag + TypeTag + TypeName + 'e,
     {
         let value = unknown(self.env, self.raw);
         if !T::instance_of(self.env, &value)? {

@@ -24,7 +24,8 @@
 //! other method throws the closed error (`js::closed`) on an empty one.
 //!
 //! [`handles`] is the binding's own: the numbers that name live `Rules` for
-//! the package entry's fast paths.
+//! the package entry's fast paths. The WebAssembly build adds `wasm`: the
+//! fastest of those paths as plain wasm exports, past emnapi.
 //!
 //! `napi build` turns the `///` comments below into the JSDoc of the
 //! generated `index.d.ts`, so they are written for JavaScript readers.
@@ -44,6 +45,8 @@ mod preferences;
 mod robots;
 mod rules;
 mod user_agent;
+#[cfg(target_family = "wasm")]
+mod wasm;
 
 /// `close()` of the package entry, when no native call is under way: frees
 /// and unwraps the `class` object `object` (see `js::detach`). `false` when
