@@ -21,11 +21,12 @@ DIST_GO_REPO := https://github.com/robotstxt-engine/robotstxt
 # stay here, and so does their runner, internal/vectortest. fleet's example
 # is compiled, not run.
 DIST_GO_TESTS := agent_test.go api_test.go cache_test.go concurrency_test.go deps_test.go \
-	doc_test.go example_test.go export_test.go memory_test.go pacer_test.go fleet/example_test.go
+	doc_test.go example_test.go export_test.go memory_test.go pacer_test.go fleet/example_test.go \
+	core_test.go core_cgo_test.go export_cgo_test.go export_wazero_test.go internal/wasmcore/wasmcore_test.go
 # Paths under $(GO_DIR); deferred, as GO_PLATFORM (mk/go.mk) is.
 DIST_GO_FILES = $(patsubst $(GO_DIR)/%,%,$(filter-out %_test.go $(GO_DIR)/internal/vectortest/%, \
 		$(wildcard $(GO_DIR)/*.go $(GO_DIR)/fleet/*.go $(GO_DIR)/internal/*/*.go))) \
-	$(DIST_GO_TESTS) shim.h include/include.go $(foreach l,$(DIST_GO_LIBS),lib/$(call dist_go_dir,$(l))/lib.go)
+	$(DIST_GO_TESTS) shim.h include/include.go internal/wasmcore/robotstxt.wasm $(foreach l,$(DIST_GO_LIBS),lib/$(call dist_go_dir,$(l))/lib.go)
 # The libraries, as <goos>_<goarch>:<archive> (DIST_GO_CROSS_LIBS: mk/platforms/go.mk).
 DIST_GO_LIBS = $(GO_PLATFORM):$(C_LIB_A) $(DIST_GO_CROSS_LIBS)
 dist_go_dir = $(firstword $(subst :, ,$(1)))
@@ -39,7 +40,7 @@ DIST_GO_STRIP := --strip-debug --remove-section=.llvmbc --remove-section=.llvmcm
 DIST_GO_STRIPPED_RE := ^(\.rela)?\.debug_|^\.llvm(bc|cmd)$$|^__(bitcode|cmdline|debug_.*|apple_.*)$$
 
 
-dist-go: c-lib llvm-tools
+dist-go: c-lib llvm-tools go-wasm-stage
 	@for l in $(DIST_GO_LIBS); do grep -q "lib/$${l%%:*}/librobotstxt.a" $(GO_DIR)/cgo.go || { echo "dist-go:" \
 		"$(GO_DIR)/cgo.go has no cgo line for lib/$${l%%:*}: add one first" >&2; exit 1; }; done
 	@for f in LICENSE-MIT LICENSE-APACHE; do test -f $$f \

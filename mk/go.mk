@@ -54,7 +54,7 @@ go-docs-check: go-stage
 	@diff -u $(GO_EXAMPLES)/polite/polite.go $(GO_DOCS)/polite.go \
 		|| { echo "README.md: the polite crawler differs from $(GO_EXAMPLES)/polite/polite.go" >&2; exit 1; }
 	@sed -n '/^```go example$$/,/^```$$/p' README.md | sed '1d;$$d' > $(GO_DOCS)/example/main.go
-	@printf 'module example\n\ngo 1.24\n\nrequire github.com/robotstxt-engine/robotstxt-go v0.0.0\n\nreplace github.com/robotstxt-engine/robotstxt-go => %s\n' \
+	@printf 'module example\n\ngo 1.25\n\nrequire github.com/robotstxt-engine/robotstxt-go v0.0.0\n\nreplace github.com/robotstxt-engine/robotstxt-go => %s\n' \
 		"$(abspath $(GO_DIR))" > $(GO_DOCS)/example/go.mod
 	@cp $(GO_EXAMPLES)/go.sum $(GO_DOCS)/example/go.sum
 	@# -mod=mod: the module's go.mod names only the binding; go adds what
@@ -73,7 +73,7 @@ GO_BENCH_COUNT ?= 1
 go-bench: go-stage
 	$(if $(BENCH_MD),@mkdir -p $(BENCH_DIR))
 	cd $(GO_DIR) && $(if $(BENCH_MD),ROBOTSTXT_BENCH_MARKDOWN=$(abspath $(BENCH_DIR))/go.md) \
-		ROBOTSTXT_BENCH_RUST=$(abspath $(BENCH_DIR))/rust.md \
+		ROBOTSTXT_BENCH_RUST=$(abspath $(BENCH_DIR))/rust.md ROBOTSTXT_BENCH_WASM=$(abspath $(BENCH_DIR))/go-wasm.tsv \
 		$(GO) test -run '^$$' -bench . -benchmem -count=$(GO_BENCH_COUNT) .
 
 # The practice shop (behaviour §9) through the Go binding.

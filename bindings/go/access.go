@@ -1,16 +1,11 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"math"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
-	"unsafe"
 
 	"github.com/robotstxt-engine/robotstxt-go/internal/units"
 )
@@ -22,10 +17,10 @@ type AccessPolicy uint32
 const (
 	// Careful is the default: 401, 403 and 429 disallow everything until a
 	// retry.
-	Careful AccessPolicy = C.ROBOTSTXT_ACCESS_CAREFUL
+	Careful AccessPolicy = 0
 	// StrictRFC is RFC 9309 to the letter: 401, 403 and 429 allow
 	// everything.
-	StrictRFC AccessPolicy = C.ROBOTSTXT_ACCESS_STRICT_RFC
+	StrictRFC AccessPolicy = 1
 )
 
 // String returns "careful" or "strict-rfc".
@@ -45,22 +40,22 @@ type Disposition uint32
 const (
 	// FollowRules: a 2xx reached in at most 5 redirects; parse the body and
 	// follow its rules.
-	FollowRules Disposition = C.ROBOTSTXT_DISPOSITION_FOLLOW_RULES
+	FollowRules Disposition = 0
 	// AllowAll: unavailable (404, 410, other 4xx, more than 5 redirects);
 	// crawl everything.
-	AllowAll Disposition = C.ROBOTSTXT_DISPOSITION_ALLOW_ALL
+	AllowAll Disposition = 1
 	// DisallowAll: unreachable or refused (5xx, no response, 401/403/429
 	// when careful, an unfollowed 3xx, 1xx, 6xx...); crawl nothing and
 	// fetch again later.
-	DisallowAll Disposition = C.ROBOTSTXT_DISPOSITION_DISALLOW_ALL
+	DisallowAll Disposition = 2
 	// NotModified: a 304 to a conditional request; keep the cached copy,
 	// renewed.
-	NotModified Disposition = C.ROBOTSTXT_DISPOSITION_NOT_MODIFIED
+	NotModified Disposition = 3
 )
 
 // RetryLater reports whether d is a failure to retry later (DisallowAll).
 func (d Disposition) RetryLater() bool {
-	return bool(C.robotstxt_disposition_retry_later(C.robotstxt_disposition(d)))
+	return coreRetryLater(uint32(d))
 }
 
 // String returns "follow_rules", "allow_all", "disallow_all" or
@@ -85,12 +80,12 @@ func (d Disposition) String() string {
 //
 // It panics for an AccessPolicy other than Careful and StrictRFC.
 func Classify(status, redirects int, policy AccessPolicy) Disposition {
-	r := C.go_classify(httpStatus(status), count32(redirects), C.robotstxt_access_policy(policy))
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		err := failure("Classify", r.status, r.err, "")
+	d, f := coreClassify(httpStatus(status), count32(redirects), uint32(policy))
+	if f.failed() {
+		err := failure("Classify", f, "")
 		panic("robotstxt: Classify: " + strings.TrimPrefix(err.Error(), "robotstxt: "))
 	}
-	return Disposition(r.value)
+	return Disposition(d)
 }
 
 // Response is what a fetch of /robots.txt returned. Set what you have; the
@@ -158,31 +153,6 @@ func capSeconds(secs int64) time.Duration {
 	return time.Duration(secs) * time.Second
 }
 
-// fetch is a Response in the core's form. Its text points into Go memory
-// that the caller keeps alive (and, being bytes, holds no Go pointers).
-func (r *Response) fetch() C.robotstxt_fetch {
-	var f C.robotstxt_fetch
-	f.http_status = httpStatus(r.Status)
-	f.redirects = count32(r.Redirects)
-	if len(r.Body) > 0 {
-		f.body = C.robotstxt_str{ptr: (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(r.Body))), len: C.size_t(len(r.Body))}
-	}
-	if r.HasMaxAge {
-		f.has_max_age, f.max_age_ms = true, durationMS(r.MaxAge)
-	}
-	if r.HasRetryAfter {
-		f.has_retry_after, f.retry_after_ms = true, durationMS(r.RetryAfter)
-	}
-	if r.ETag != "" {
-		f.has_etag, f.etag = true, C.robotstxt_str{ptr: cstr(r.ETag), len: C.size_t(len(r.ETag))}
-	}
-	if r.LastModified != "" {
-		f.has_last_modified = true
-		f.last_modified = C.robotstxt_str{ptr: cstr(r.LastModified), len: C.size_t(len(r.LastModified))}
-	}
-	return f
-}
-
 // FromOutcome classifies resp as Classify does and, for FollowRules, parses
 // its body with opts. For every other disposition the *Robots is nil. The
 // error is non-nil only for an option out of range, as for Parse.
@@ -192,40 +162,39 @@ func FromOutcome(resp Response, policy AccessPolicy, opts ...Option) (Dispositio
 	if policy != Careful && policy != StrictRFC {
 		panic("robotstxt: FromOutcome: unknown " + policy.String())
 	}
-	r := C.go_from_outcome(resp.fetch(), C.robotstxt_access_policy(policy), options(opts))
-	runtime.KeepAlive(&resp)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return 0, nil, failure("FromOutcome", r.status, r.err, "")
+	d, h, f := coreFromOutcome(&resp, uint32(policy), options(opts))
+	if f.failed() {
+		return 0, nil, failure("FromOutcome", f, "")
 	}
-	if r.robots == nil {
-		return Disposition(r.disposition), nil, nil
+	if h == nil {
+		return Disposition(d), nil, nil
 	}
-	return Disposition(r.disposition), newRobots(r.robots), nil
+	return Disposition(d), newRobots(h), nil
 }
 
-func httpStatus(status int) C.uint16_t { return C.uint16_t(units.Status(status)) }
+func httpStatus(status int) uint16 { return units.Status(status) }
 
-func count32(n int) C.uint32_t {
+func count32(n int) uint32 {
 	switch {
 	case n < 0:
 		return 0
 	case uint64(n) > math.MaxUint32:
 		return math.MaxUint32
 	}
-	return C.uint32_t(n)
+	return uint32(n)
 }
 
 // durationMS converts to whole milliseconds, rounding up; negative is 0.
-func durationMS(d time.Duration) C.uint64_t { return C.uint64_t(units.MS(d)) }
+func durationMS(d time.Duration) uint64 { return units.MS(d) }
 
 // unixMS is t in milliseconds since the Unix epoch, the core's clock;
 // times before 1970 are 0.
-func unixMS(t time.Time) C.uint64_t { return C.uint64_t(units.UnixMS(t)) }
+func unixMS(t time.Time) uint64 { return units.UnixMS(t) }
 
 // fromUnixMS is the inverse of unixMS; "never" (the largest values) stays
 // the far future.
-func fromUnixMS(ms C.uint64_t) time.Time {
-	if uint64(ms) > math.MaxInt64 {
+func fromUnixMS(ms uint64) time.Time {
+	if ms > math.MaxInt64 {
 		return time.UnixMilli(math.MaxInt64)
 	}
 	return time.UnixMilli(int64(ms))

@@ -1,10 +1,5 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
-import "runtime"
-
 // ProductToken returns the crawler's product token in a whole User-Agent
 // header, for Robots.RulesFor: RFC 9309 §2.2.1 matches the product token,
 // not the header. If a comment starts with "compatible;" (any case), it is
@@ -24,10 +19,9 @@ import "runtime"
 // (ErrInvalidToken) whose message says what was passed: pass the
 // crawler's own token then.
 func ProductToken(userAgent string) (string, error) {
-	r := C.go_product_token(cstr(userAgent), C.size_t(len(userAgent)))
-	runtime.KeepAlive(userAgent)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return "", failure("ProductToken", r.status, r.err, userAgent)
+	offset, n, f := coreProductToken(userAgent)
+	if f.failed() {
+		return "", failure("ProductToken", f, userAgent)
 	}
-	return userAgent[int(r.offset) : int(r.offset)+int(r.len)], nil
+	return userAgent[offset : offset+n], nil
 }

@@ -311,6 +311,7 @@ func (nopHandler) HandleUnknownAction(int, string, string) {}
 
 func BenchmarkParse(b *testing.B) {
 	w := workloadFor(b)
+	robotstxt.SettleCore()
 	b.Run("robotstxt", func(b *testing.B) {
 		b.SetBytes(w.parseBytes)
 		for b.Loop() {
@@ -348,6 +349,7 @@ func BenchmarkParse(b *testing.B) {
 
 func BenchmarkCheck(b *testing.B) {
 	w := workloadFor(b)
+	robotstxt.SettleCore()
 	b.Run("robotstxt", func(b *testing.B) {
 		type file struct {
 			urls  []string
@@ -442,6 +444,7 @@ func BenchmarkCheck(b *testing.B) {
 // BenchmarkAllowed is one question to the small practice-shop rules: the
 // cost of crossing into the core and back.
 func BenchmarkAllowed(b *testing.B) {
+	robotstxt.SettleCore() // figures for compiled code, not the interpreter answering first
 	robots, _ := robotstxt.Parse([]byte(shopBody))
 	rules, _ := robots.RulesFor("NimbuBot")
 	b.Run("serial", func(b *testing.B) {
@@ -580,6 +583,8 @@ func printRatios() {
 			fmt.Printf("  %-36s %8.1f ns/check\n", name, ns/float64(w.checks))
 		case strings.HasPrefix(name, "BenchmarkFirstAnswer/"):
 			fmt.Printf("  %-36s %10s per pass\n", name, fmtNs(ns))
+		case strings.HasPrefix(name, "BenchmarkFirstUse/"):
+			fmt.Printf("  %-36s %10s first use\n", name, fmtNs(ns))
 		}
 	}
 	ratio := func(kind, label, peer string) {
@@ -599,6 +604,7 @@ func printRatios() {
 		ratio(kind, fmt.Sprintf("first answer/%d", n), "temoto")
 		ratio(kind, fmt.Sprintf("first answer/%d", n), "grobotstxt")
 	}
+	printBackends()
 }
 
 // moduleVersion is the version of a dependency of this test binary, from
@@ -733,6 +739,7 @@ func writeMarkdown(path string) error {
 			}
 		}
 	}
+	md.WriteString(backendSection(spread))
 	writeFirstAnswers(&md, w, peers, spread)
 	return os.WriteFile(path, []byte(md.String()), 0o644)
 }
@@ -916,6 +923,14 @@ func writeFirstAnswers(md *strings.Builder, w workload, peers []struct{ key, nam
 func TestMain(m *testing.M) {
 	code := m.Run()
 	printRatios()
+	if path := os.Getenv("ROBOTSTXT_BENCH_WASM_OUT"); path != "" && len(results) > 0 {
+		if err := writeBackendTSV(path); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			code = 1
+		} else {
+			fmt.Fprintln(os.Stderr, "wrote", path)
+		}
+	}
 	if path := os.Getenv("ROBOTSTXT_BENCH_MARKDOWN"); path != "" && len(results) > 0 {
 		if err := writeMarkdown(path); err != nil {
 			fmt.Fprintln(os.Stderr, err)

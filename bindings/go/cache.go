@@ -1,8 +1,5 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"context"
 	"errors"
@@ -17,7 +14,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // WhenFetching says what a lookup answers while another caller fetches
@@ -26,10 +22,10 @@ type WhenFetching uint32
 
 const (
 	// WaitForFetch: wait for the other caller's fetch (the default).
-	WaitForFetch WhenFetching = C.ROBOTSTXT_WHEN_FETCHING_WAIT
+	WaitForFetch WhenFetching = 0
 	// DisallowWhileFetching: answer disallow-all at once (RFC 9309
 	// §2.3.1.4: nothing is known yet).
-	DisallowWhileFetching WhenFetching = C.ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL
+	DisallowWhileFetching WhenFetching = 1
 )
 
 // String returns "wait" or "disallow_all".
@@ -123,10 +119,10 @@ type CacheOptions struct {
 // DefaultCacheOptions returns the core's defaults: 10,000 origins, 60s
 // leases, the default freshness policy, waiting for fetches, time.Now.
 func DefaultCacheOptions() CacheOptions {
-	o := C.robotstxt_cache_options_default()
+	o := coreCacheOptionsDefault()
 	return CacheOptions{
 		Capacity: int(o.capacity),
-		Lease:    time.Duration(o.lease_ms) * time.Millisecond,
+		Lease:    time.Duration(o.leaseMS) * time.Millisecond,
 		Policy:   DefaultFreshnessPolicy(),
 	}
 }
@@ -144,7 +140,7 @@ func DefaultCacheOptions() CacheOptions {
 // not run at the same time as another method; using a Cache after Close
 // panics.
 type Cache struct {
-	h       unsafe.Pointer // *C.robotstxt_cache; nil once closed
+	h       atomic.Pointer[handle] // nil once closed
 	cleanup runtime.Cleanup
 	fetch   FetchFunc
 	now     func() time.Time
@@ -174,26 +170,25 @@ func NewCache(fetch FetchFunc, options CacheOptions) (*Cache, error) {
 	if options.WhenFetching != WaitForFetch && options.WhenFetching != DisallowWhileFetching {
 		return nil, &Error{Kind: ErrInvalidOption, Message: "CacheOptions.WhenFetching is not WaitForFetch or DisallowWhileFetching"}
 	}
-	o := C.robotstxt_cache_options{capacity: C.size_t(options.Capacity), lease_ms: durationMS(options.Lease), policy: p}
-	r := C.go_cache_new(o)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return nil, failure("NewCache", r.status, r.err, "")
+	o := coreCacheOptions{capacity: uint64(options.Capacity), leaseMS: durationMS(options.Lease), policy: p}
+	h, f := coreCacheNew(o)
+	if f.failed() {
+		return nil, failure("NewCache", f, "")
 	}
-	c := &Cache{h: r.handle, fetch: fetch, now: options.Now, when: options.WhenFetching, seed: maphash.MakeSeed()}
+	c := &Cache{fetch: fetch, now: options.Now, when: options.WhenFetching, seed: maphash.MakeSeed()}
+	c.h.Store(h)
 	if c.now == nil {
 		c.now = time.Now
 	}
-	c.cleanup = runtime.AddCleanup(c, freeCache, (*C.robotstxt_cache)(r.handle))
+	c.cleanup = runtime.AddCleanup(c, coreCacheFree, h)
 	return c, nil
 }
 
-func freeCache(h *C.robotstxt_cache) { C.robotstxt_cache_free(h) }
-
-func (c *Cache) handle() *C.robotstxt_cache {
+func (c *Cache) handle() *handle {
 	if c == nil {
 		panic("robotstxt: method called on a nil *Cache")
 	}
-	h := (*C.robotstxt_cache)(atomic.LoadPointer(&c.h))
+	h := c.h.Load()
 	if h == nil {
 		panic("robotstxt: *Cache used after Close")
 	}
@@ -207,9 +202,9 @@ func (c *Cache) Close() {
 	if c == nil {
 		panic("robotstxt: method called on a nil *Cache")
 	}
-	if h := (*C.robotstxt_cache)(atomic.SwapPointer(&c.h, nil)); h != nil {
+	if h := c.h.Swap(nil); h != nil {
 		c.cleanup.Stop()
-		C.robotstxt_cache_free(h)
+		coreCacheFree(h)
 		runtime.KeepAlive(c) // see Rules.Close
 	}
 }
@@ -219,13 +214,13 @@ type LookupKind uint32
 
 const (
 	// LookupReady: answer with Lookup.Rules.
-	LookupReady LookupKind = C.ROBOTSTXT_LOOKUP_READY
+	LookupReady LookupKind = 0
 	// LookupFetch: this caller must fetch /robots.txt now, then store or
 	// abandon Lookup.Lease.
-	LookupFetch LookupKind = C.ROBOTSTXT_LOOKUP_FETCH
+	LookupFetch LookupKind = 1
 	// LookupWait: another caller is fetching and there is no copy yet: ask
 	// again once it is stored, or at Lookup.Until.
-	LookupWait LookupKind = C.ROBOTSTXT_LOOKUP_WAIT
+	LookupWait LookupKind = 2
 )
 
 // String returns "ready", "fetch" or "wait".
@@ -275,43 +270,36 @@ type Lookup struct {
 // Errors: ErrInvalidURL for a URL the cache cannot key, a *TokenError for a
 // token that is not a product token; the cache is left as it was.
 func (c *Cache) Lookup(url, token string, now time.Time, when WhenFetching) (Lookup, error) {
-	r := C.go_cache_lookup(c.handle(), cstr(url), C.size_t(len(url)), cstr(token), C.size_t(len(token)),
-		unixMS(now), C.robotstxt_when_fetching(when))
-	runtime.KeepAlive(url)
-	runtime.KeepAlive(token)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
+	r, f := coreCacheLookup(c.handle(), url, token, unixMS(now), uint32(when))
+	if f.failed() {
 		runtime.KeepAlive(c)
-		return Lookup{}, failure("Cache.Lookup", r.status, r.err, token)
+		return Lookup{}, failure("Cache.Lookup", f, token)
 	}
-	l := Lookup{Kind: LookupKind(r.lookup.kind), Answer: Answer(r.lookup.answer), Stale: bool(r.lookup.stale)}
-	if r.lookup.rules != nil {
-		l.Rules = newRules(r.lookup.rules)
+	l := Lookup{Kind: LookupKind(r.kind), Answer: Answer(r.answer), Stale: r.stale}
+	if r.rules != nil {
+		l.Rules = newRules(r.rules)
 	}
-	if b, ok := blanketOf(r.lookup.blanket); ok {
+	if r.isBlanket {
+		b := r.blanket
 		l.Blanket = &b
 	}
-	if r.lookup.has_retry_at {
-		l.RetryAt = fromUnixMS(r.lookup.retry_at_ms)
+	if r.hasRetryAt {
+		l.RetryAt = fromUnixMS(r.retryAtMS)
 	}
-	if r.lookup.lease != nil {
+	if r.lease != nil {
 		lease := &Lease{
-			cache:     c,
-			h:         r.lookup.lease,
-			origin:    gostr(r.origin),
-			robotsURL: gostr(r.robots_url),
-			asked:     url,
+			cache:      c,
+			h:          r.lease,
+			origin:     r.origin,
+			robotsURL:  r.robotsURL,
+			validators: r.validators,
+			asked:      url,
 		}
-		if r.validators.has_etag {
-			lease.validators.ETag = gostr(r.validators.etag)
-		}
-		if r.validators.has_last_modified {
-			lease.validators.LastModified = gostr(r.validators.last_modified)
-		}
-		lease.cleanup = runtime.AddCleanup(lease, freeLease, r.lookup.lease)
+		lease.cleanup = runtime.AddCleanup(lease, coreLeaseFree, r.lease)
 		l.Lease = lease
 	}
 	if l.Kind == LookupWait {
-		l.Until = fromUnixMS(r.lookup.until_ms)
+		l.Until = fromUnixMS(r.untilMS)
 	}
 	runtime.KeepAlive(c)
 	return l, nil
@@ -403,32 +391,29 @@ type CacheStats struct {
 
 // Stats returns the counters.
 func (c *Cache) Stats() CacheStats {
-	r := C.go_cache_stats(c.handle())
+	s, _, f := coreCacheStats(c.handle())
 	runtime.KeepAlive(c)
-	must("Cache.Stats", r.status, r.err)
-	s := r.counters
-	return CacheStats{Hits: uint64(s.hits), Misses: uint64(s.misses), Fetches: uint64(s.fetches),
-		Stale: uint64(s.stale), Evictions: uint64(s.evictions), Entries: uint64(s.entries)}
+	must("Cache.Stats", f)
+	return s
 }
 
 // Len returns how many origins the cache holds.
 func (c *Cache) Len() int {
-	r := C.go_cache_stats(c.handle())
+	_, n, f := coreCacheStats(c.handle())
 	runtime.KeepAlive(c)
-	must("Cache.Len", r.status, r.err)
-	return int(r.len)
+	must("Cache.Len", f)
+	return n
 }
 
 // Remove forgets the origin of url and reports whether it was held.
 // ErrInvalidURL as for Lookup.
 func (c *Cache) Remove(url string) (bool, error) {
-	r := C.go_cache_remove(c.handle(), cstr(url), C.size_t(len(url)))
+	removed, f := coreCacheRemove(c.handle(), url)
 	runtime.KeepAlive(c)
-	runtime.KeepAlive(url)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return false, failure("Cache.Remove", r.status, r.err, "")
+	if f.failed() {
+		return false, failure("Cache.Remove", f, "")
 	}
-	return bool(r.value), nil
+	return removed, nil
 }
 
 func (c *Cache) shardFor(key string) *wakeShard {
@@ -488,15 +473,13 @@ func originKey(raw string) string {
 type Lease struct {
 	mu         sync.Mutex
 	cache      *Cache
-	h          *C.robotstxt_lease // nil once stored, abandoned or closed
+	h          *handle // nil once stored, abandoned or closed
 	cleanup    runtime.Cleanup
 	origin     string
 	robotsURL  string
 	validators Validators
 	asked      string // the URL looked up, for wake-ups
 }
-
-func freeLease(h *C.robotstxt_lease) { C.robotstxt_lease_free(h) }
 
 func (l *Lease) notNil() {
 	if l == nil {
@@ -522,8 +505,8 @@ var errCacheClosed = &Error{Kind: ErrClosed, Message: "the lease's cache was clo
 
 // cacheHandle is the lease's cache, or nil once that is closed; l.mu is
 // held.
-func (l *Lease) cacheHandle() *C.robotstxt_cache {
-	return (*C.robotstxt_cache)(atomic.LoadPointer(&l.cache.h))
+func (l *Lease) cacheHandle() *handle {
+	return l.cache.h.Load()
 }
 
 // Store records what the fetch returned at now and ends the lease: a 2xx
@@ -546,13 +529,12 @@ func (l *Lease) Store(now time.Time, resp Response) (Disposition, error) {
 	if cache == nil {
 		return 0, errCacheClosed
 	}
-	r := C.go_cache_store(cache, l.h, unixMS(now), resp.fetch())
-	runtime.KeepAlive(&resp)
+	d, f := coreCacheStore(cache, l.h, unixMS(now), &resp)
 	l.release()
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return 0, failure("Lease.Store", r.status, r.err, "")
+	if f.failed() {
+		return 0, failure("Lease.Store", f, "")
 	}
-	return Disposition(r.value), nil
+	return Disposition(d), nil
 }
 
 // Abandon gives the fetch back without an outcome (the caller gave up):
@@ -569,10 +551,10 @@ func (l *Lease) Abandon() error {
 	if cache == nil {
 		return errCacheClosed
 	}
-	r := C.go_cache_abandon(cache, l.h)
+	f := coreCacheAbandon(cache, l.h)
 	l.release()
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return failure("Lease.Abandon", r.status, r.err, "")
+	if f.failed() {
+		return failure("Lease.Abandon", f, "")
 	}
 	return nil
 }
@@ -591,7 +573,7 @@ func (l *Lease) Close() {
 // release frees the C lease and wakes waiters; l.mu is held.
 func (l *Lease) release() {
 	l.cleanup.Stop()
-	C.robotstxt_lease_free(l.h)
+	coreLeaseFree(l.h)
 	l.h = nil
 	a, b := originKey(l.origin), originKey(l.asked)
 	l.cache.shardFor(a).wake()

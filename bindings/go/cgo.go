@@ -1,3 +1,5 @@
+//go:build cgo && (robotstxt_from_source || (linux && !android && (amd64 || arm64)) || (darwin && !ios && (amd64 || arm64)) || (windows && amd64)) && !robotstxt_wasm
+
 package robotstxt
 
 // Every cgo flag of the package is here, and only here. The package links
@@ -11,7 +13,8 @@ package robotstxt
 // android and ios also satisfy the linux and darwin constraints but are
 // other systems, so they are left out. The robotstxt_from_source tag drops
 // the prebuilt library, for a build of it in CGO_LDFLAGS instead. Platforms
-// without a prebuilt library: unsupported_platform.go.
+// without a prebuilt library: core_wazero.go (the core as WebAssembly), or
+// unsupported_platform.go with the tag robotstxt_nowasm.
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/include

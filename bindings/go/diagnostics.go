@@ -1,8 +1,5 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"runtime"
 	"strings"
@@ -13,27 +10,27 @@ type LineKind uint32
 
 // The kinds of line.
 const (
-	LineUserAgent   LineKind = C.ROBOTSTXT_LINE_USER_AGENT   // user-agent (also useragent, user agent)
-	LineAllow       LineKind = C.ROBOTSTXT_LINE_ALLOW        // allow
-	LineDisallow    LineKind = C.ROBOTSTXT_LINE_DISALLOW     // disallow (also its accepted typos)
-	LineSitemap     LineKind = C.ROBOTSTXT_LINE_SITEMAP      // sitemap (also site-map)
-	LineCrawlDelay  LineKind = C.ROBOTSTXT_LINE_CRAWL_DELAY  // crawl-delay (extension)
-	LineRequestRate LineKind = C.ROBOTSTXT_LINE_REQUEST_RATE // request-rate (extension)
-	LineHost        LineKind = C.ROBOTSTXT_LINE_HOST         // host (Yandex extension)
-	LineUnknown     LineKind = C.ROBOTSTXT_LINE_UNKNOWN      // a key the library does not know; ignored
-	LineInvalid     LineKind = C.ROBOTSTXT_LINE_INVALID      // neither blank nor a comment, yet no key; ignored
+	LineUserAgent   LineKind = 0 // user-agent (also useragent, user agent)
+	LineAllow       LineKind = 1 // allow
+	LineDisallow    LineKind = 2 // disallow (also its accepted typos)
+	LineSitemap     LineKind = 3 // sitemap (also site-map)
+	LineCrawlDelay  LineKind = 4 // crawl-delay (extension)
+	LineRequestRate LineKind = 5 // request-rate (extension)
+	LineHost        LineKind = 6 // host (Yandex extension)
+	LineUnknown     LineKind = 7 // a key the library does not know; ignored
+	LineInvalid     LineKind = 8 // neither blank nor a comment, yet no key; ignored
 	// content-usage: a usage-preference rule (behaviour §10.2)
-	LineContentUsage LineKind = C.ROBOTSTXT_LINE_CONTENT_USAGE
+	LineContentUsage LineKind = 9
 	// content-signal (also content-signals; behaviour §10.5)
-	LineContentSignal LineKind = C.ROBOTSTXT_LINE_CONTENT_SIGNAL
+	LineContentSignal LineKind = 10
 )
 
 // String returns the kind as diagnostics print it: "user-agent", "allow",
 // "disallow", "sitemap", "crawl-delay", "request-rate", "host", "unknown",
 // "invalid", "content-usage" or "content-signal".
 func (k LineKind) String() string {
-	if name := C.robotstxt_line_kind_name(C.robotstxt_line_kind(k)); name != nil {
-		return C.GoString(name)
+	if name, ok := coreLineKindName(uint32(k)); ok {
+		return name
 	}
 	return "LineKind(" + itoa(uint64(k)) + ")"
 }
@@ -44,30 +41,30 @@ type DiagnosticFlags uint32
 // The flags a line may carry.
 const (
 	// FlagTypo: the key is one of Google's accepted typos (dissallow...).
-	FlagTypo DiagnosticFlags = C.ROBOTSTXT_FLAG_TYPO
+	FlagTypo DiagnosticFlags = 1 << 0
 	// FlagMissingColon: "key value" without a colon, accepted as Google does.
-	FlagMissingColon DiagnosticFlags = C.ROBOTSTXT_FLAG_MISSING_COLON
+	FlagMissingColon DiagnosticFlags = 1 << 1
 	// FlagTooLong: Google profile, the line was cut to 16,663 bytes.
-	FlagTooLong DiagnosticFlags = C.ROBOTSTXT_FLAG_TOO_LONG
+	FlagTooLong DiagnosticFlags = 1 << 2
 	// FlagOutsideGroup: a group record before any user-agent line; ignored.
-	FlagOutsideGroup DiagnosticFlags = C.ROBOTSTXT_FLAG_OUTSIDE_GROUP
+	FlagOutsideGroup DiagnosticFlags = 1 << 3
 	// FlagInvalidValue: a crawl-delay or request-rate that does not parse
 	// (ignored), or an allow/disallow value that starts with neither "/"
 	// nor "*" (still applied).
-	FlagInvalidValue DiagnosticFlags = C.ROBOTSTXT_FLAG_INVALID_VALUE
+	FlagInvalidValue DiagnosticFlags = 1 << 4
 	// FlagUnknownKey: the key is none the library knows; the line is
 	// ignored.
-	FlagUnknownKey DiagnosticFlags = C.ROBOTSTXT_FLAG_UNKNOWN_KEY
+	FlagUnknownKey DiagnosticFlags = 1 << 5
 	// FlagInvalidStatement: a content-usage statement that is no RFC 9651
 	// Dictionary; the rule is kept and states nothing.
-	FlagInvalidStatement DiagnosticFlags = C.ROBOTSTXT_FLAG_INVALID_STATEMENT
+	FlagInvalidStatement DiagnosticFlags = 1 << 6
 	// FlagEmptyStatement: a content-usage path with no statement; the rule
 	// is kept and states nothing.
-	FlagEmptyStatement DiagnosticFlags = C.ROBOTSTXT_FLAG_EMPTY_STATEMENT
+	FlagEmptyStatement DiagnosticFlags = 1 << 7
 	// FlagUnknownPreference: a content-usage label whose value is not the
 	// token y or n (unknown), or a content-signal member not key=yes|no
 	// (ignored).
-	FlagUnknownPreference DiagnosticFlags = C.ROBOTSTXT_FLAG_UNKNOWN_PREFERENCE
+	FlagUnknownPreference DiagnosticFlags = 1 << 8
 )
 
 // Names returns the name of each flag set, in increasing bit order (the
@@ -80,8 +77,8 @@ func (f DiagnosticFlags) Names() []string {
 		if f&bit == 0 {
 			continue
 		}
-		if name := C.robotstxt_diagnostic_flag_name(C.robotstxt_diagnostic_flags(bit)); name != nil {
-			names = append(names, C.GoString(name))
+		if name, ok := coreFlagName(uint32(bit)); ok {
+			names = append(names, name)
 		} else {
 			names = append(names, "flag("+itoa(uint64(bit))+")")
 		}
@@ -106,19 +103,8 @@ type Diagnostic struct {
 // order: unknown and invalid lines, and lines with a flag. Blank and
 // comment lines never appear.
 func (r *Robots) Diagnostics() []Diagnostic {
-	h := r.handle()
-	n := C.go_diagnostic_count(h)
-	must("Robots.Diagnostics", n.status, n.err)
-	out := make([]Diagnostic, 0, int(n.count))
-	for i := C.size_t(0); i < n.count; i++ {
-		d := C.go_diagnostic_at(h, i)
-		must("Robots.Diagnostics", d.status, d.err)
-		out = append(out, Diagnostic{
-			Line:  int(d.diagnostic.line),
-			Kind:  LineKind(d.diagnostic.kind),
-			Flags: DiagnosticFlags(d.diagnostic.flags),
-		})
-	}
+	out, f := coreDiagnostics(r.handle())
 	runtime.KeepAlive(r)
+	must("Robots.Diagnostics", f)
 	return out
 }

@@ -1,8 +1,10 @@
 // Package robotstxt answers "may this crawler fetch this URL, and how
 // fast" from a robots.txt file, as RFC 9309 or Google's parser reads it.
-// It is a cgo binding over the compiled Rust core of the robotstxt project
-// (include/robotstxt.h, linked statically from librobotstxt.a), so a Go
-// service gets the same answers as the C and Node.js bindings.
+// It is a binding over the compiled Rust core of the robotstxt project
+// (include/robotstxt.h, linked statically from librobotstxt.a through cgo,
+// or the same core compiled to WebAssembly where cgo is off; see
+// Building), so a Go service gets the same answers as the C and Node.js
+// bindings.
 //
 // Parse once, select the rules for your crawler, then ask as often as you
 // like, from any number of goroutines:
@@ -50,8 +52,9 @@
 // Close, or calling a method on a nil pointer, panics with a message that
 // says so. All of them are safe for concurrent use, but Close must not run
 // at the same time as another method of the same value. URLs, tokens and
-// bodies are passed to the core without copying; the core keeps no pointer
-// to them.
+// bodies are passed to the core without copying (the WebAssembly core
+// copies them into its memory for the call); the core keeps no pointer to
+// them.
 //
 // # Errors
 //
@@ -64,9 +67,15 @@
 //
 // # Building
 //
-// The module ships include/robotstxt.h and a prebuilt static library for
-// linux/amd64 (lib/linux_amd64/librobotstxt.a), so `go get` and a C
-// compiler for cgo are all a build needs; no Rust toolchain. Elsewhere,
-// build the library from source as unsupported_platform.go says. In the
-// repository, `make go-test` builds the library and stages both files.
+// The module ships include/robotstxt.h and prebuilt static libraries for
+// the platforms cgo.go names (lib/<goos>_<goarch>/librobotstxt.a), so `go
+// get` and a C compiler for cgo are all a build needs; no Rust toolchain.
+// With CGO_ENABLED=0, or on another GOOS/GOARCH, the same API runs the core
+// compiled to WebAssembly, embedded in the module, in pure Go (wazero):
+// the same answers, slower calls, and a first call that loads the module
+// (tens of milliseconds). The tag robotstxt_nowasm turns that off (the
+// build then fails where no library links; unsupported_platform.go says
+// how to build one from source); robotstxt_wasm takes it even where cgo
+// could link a library. In the repository, `make go-test` builds the
+// library and the module and stages them.
 package robotstxt

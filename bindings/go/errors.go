@@ -1,12 +1,8 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"errors"
 	"fmt"
-	"unsafe"
 )
 
 // The kinds of error a caller can cause. Match them with errors.Is:
@@ -106,69 +102,56 @@ func (e *Error) Is(target error) bool { return target == e.Kind }
 // Unwrap returns e.Kind.
 func (e *Error) Unwrap() error { return e.Kind }
 
-// message copies and frees a message taken by the shim.
-func message(e C.go_err) string {
-	if e.ptr == nil {
-		return ""
-	}
-	s := C.GoStringN(e.ptr, C.int(e.len))
-	C.free(unsafe.Pointer(e.ptr))
-	return s
-}
-
-func statusMessage(status C.robotstxt_status) string {
-	return C.GoString(C.robotstxt_status_message(status))
-}
-
 // failure turns a failed call into an error the caller can act on, or
 // panics when the failure can only come from a bug (a NULL, an index out of
 // range, a panic in the core). token is the token passed, for TokenError.
-func failure(op string, status C.robotstxt_status, e C.go_err, token string) error {
-	msg := message(e)
+func failure(op string, f fault, token string) error {
+	msg := f.msg
 	if msg == "" {
-		msg = statusMessage(status)
+		msg = coreStatusMessage(f.status)
 	}
 	var kind error
-	switch status {
-	case C.ROBOTSTXT_STATUS_INVALID_TOKEN:
+	switch f.status {
+	case statusInvalidToken:
 		return &TokenError{Token: token, Message: msg}
-	case C.ROBOTSTXT_STATUS_NO_TOKENS:
+	case statusNoTokens:
 		kind = ErrNoTokens
-	case C.ROBOTSTXT_STATUS_PARSE_LIMIT:
+	case statusParseLimit:
 		kind = ErrParseLimit
-	case C.ROBOTSTXT_STATUS_INVALID_OPTION:
+	case statusInvalidOption:
 		kind = ErrInvalidOption
-	case C.ROBOTSTXT_STATUS_INVALID_URL:
+	case statusInvalidURL:
 		kind = ErrInvalidURL
-	case C.ROBOTSTXT_STATUS_INVALID_HOST:
+	case statusInvalidHost:
 		kind = ErrInvalidHost
-	case C.ROBOTSTXT_STATUS_INVALID_ARGUMENT:
+	case statusInvalidArgument:
 		kind = ErrInvalidArgument
-	case C.ROBOTSTXT_STATUS_INVALID_LEASE:
+	case statusInvalidLease:
 		kind = ErrInvalidLease
-	case C.ROBOTSTXT_STATUS_INVALID_TICKET:
+	case statusInvalidTicket:
 		kind = ErrInvalidTicket
-	case C.ROBOTSTXT_STATUS_PACER_FULL:
+	case statusPacerFull:
 		kind = ErrPacerFull
-	case C.ROBOTSTXT_STATUS_INVALID_FIELD:
+	case statusInvalidField:
 		kind = ErrInvalidField
-	case C.ROBOTSTXT_STATUS_INVALID_COPY:
+	case statusInvalidCopy:
 		kind = ErrInvalidCopy
-	case C.ROBOTSTXT_STATUS_COPY_VERSION:
+	case statusCopyVersion:
 		kind = ErrCopyVersion
-	case C.ROBOTSTXT_STATUS_BODY_MISMATCH:
+	case statusBodyMismatch:
 		kind = ErrBodyMismatch
 	default:
 		panic(fmt.Sprintf("robotstxt: %s failed: %s (status %d): %s; this is a bug, please report it",
-			op, statusMessage(status), uint32(status), msg))
+			op, coreStatusMessage(f.status), f.status, msg))
 	}
 	return &Error{Kind: kind, Message: msg}
 }
 
-// must panics unless status is OK: for calls that fail only on a bug.
-func must(op string, status C.robotstxt_status, e C.go_err) {
-	if status != C.ROBOTSTXT_STATUS_OK {
-		err := failure(op, status, e, "")
+// must panics unless the call succeeded: for calls that fail only on a
+// bug.
+func must(op string, f fault) {
+	if f.failed() {
+		err := failure(op, f, "")
 		panic(fmt.Sprintf("robotstxt: %s failed unexpectedly: %v", op, err))
 	}
 }

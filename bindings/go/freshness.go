@@ -1,8 +1,5 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"runtime"
 	"sync"
@@ -15,9 +12,9 @@ type AfterLimit uint32
 
 const (
 	// KeepCopy keeps answering with the old copy (the default).
-	KeepCopy AfterLimit = C.ROBOTSTXT_AFTER_LIMIT_KEEP_COPY
+	KeepCopy AfterLimit = 0
 	// AllowAllAfterLimit treats the file as unavailable: allow everything.
-	AllowAllAfterLimit AfterLimit = C.ROBOTSTXT_AFTER_LIMIT_ALLOW_ALL
+	AllowAllAfterLimit AfterLimit = 1
 )
 
 // FreshnessPolicy says how long copies live and how failures are retried
@@ -46,33 +43,33 @@ type FreshnessPolicy struct {
 // after 1h, keep the copy after 30 days unreachable, careful access,
 // default parse options.
 func DefaultFreshnessPolicy() FreshnessPolicy {
-	p := C.robotstxt_freshness_policy_default()
+	p := corePolicyDefault()
 	return FreshnessPolicy{
-		FreshFor:         time.Duration(p.fresh_for_ms) * time.Millisecond,
-		Retry:            time.Duration(p.retry_ms) * time.Millisecond,
-		UnreachableLimit: time.Duration(p.unreachable_limit_ms) * time.Millisecond,
-		AfterLimit:       AfterLimit(p.after_limit),
+		FreshFor:         time.Duration(p.freshForMS) * time.Millisecond,
+		Retry:            time.Duration(p.retryMS) * time.Millisecond,
+		UnreachableLimit: time.Duration(p.unreachableLimitMS) * time.Millisecond,
+		AfterLimit:       AfterLimit(p.afterLimit),
 		Access:           AccessPolicy(p.access),
 	}
 }
 
-func (p *FreshnessPolicy) c() (C.robotstxt_freshness_policy, error) {
+func (p *FreshnessPolicy) c() (corePolicy, error) {
 	for _, d := range []struct {
 		name string
 		d    time.Duration
 	}{{"FreshFor", p.FreshFor}, {"Retry", p.Retry}, {"UnreachableLimit", p.UnreachableLimit}} {
 		if d.d < 0 {
-			return C.robotstxt_freshness_policy{}, &Error{Kind: ErrInvalidOption,
+			return corePolicy{}, &Error{Kind: ErrInvalidOption,
 				Message: "FreshnessPolicy." + d.name + " is negative (" + d.d.String() + "): pass a duration of 0 or more"}
 		}
 	}
-	return C.robotstxt_freshness_policy{
-		fresh_for_ms:         durationMS(p.FreshFor),
-		retry_ms:             durationMS(p.Retry),
-		unreachable_limit_ms: durationMS(p.UnreachableLimit),
-		after_limit:          C.robotstxt_after_limit(p.AfterLimit),
-		access:               C.robotstxt_access_policy(p.Access),
-		options:              options(p.Parse),
+	return corePolicy{
+		freshForMS:         durationMS(p.FreshFor),
+		retryMS:            durationMS(p.Retry),
+		unreachableLimitMS: durationMS(p.UnreachableLimit),
+		afterLimit:         uint32(p.AfterLimit),
+		access:             uint32(p.Access),
+		options:            options(p.Parse),
 	}, nil
 }
 
@@ -81,11 +78,11 @@ type Answer uint32
 
 const (
 	// AnswerRules: follow the parsed copy.
-	AnswerRules Answer = C.ROBOTSTXT_ANSWER_RULES
+	AnswerRules Answer = 0
 	// AnswerAllowAll: crawl everything.
-	AnswerAllowAll Answer = C.ROBOTSTXT_ANSWER_ALLOW_ALL
+	AnswerAllowAll Answer = 1
 	// AnswerDisallowAll: crawl nothing.
-	AnswerDisallowAll Answer = C.ROBOTSTXT_ANSWER_DISALLOW_ALL
+	AnswerDisallowAll Answer = 2
 )
 
 // String returns "rules", "allow_all" or "disallow_all".
@@ -116,7 +113,7 @@ type Validators struct {
 // Entry after Close panics.
 type Entry struct {
 	mu      sync.RWMutex
-	h       *C.robotstxt_entry
+	h       *handle
 	cleanup runtime.Cleanup
 }
 
@@ -129,17 +126,18 @@ func NewEntry(policy FreshnessPolicy) (*Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := C.go_entry_new(p)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return nil, failure("NewEntry", r.status, r.err, "")
+	h, f := coreEntryNew(p)
+	if f.failed() {
+		return nil, failure("NewEntry", f, "")
 	}
-	h := (*C.robotstxt_entry)(r.handle)
-	e := &Entry{h: h}
-	e.cleanup = runtime.AddCleanup(e, freeEntry, h)
-	return e, nil
+	return newEntry(h), nil
 }
 
-func freeEntry(h *C.robotstxt_entry) { C.robotstxt_entry_free(h) }
+func newEntry(h *handle) *Entry {
+	e := &Entry{h: h}
+	e.cleanup = runtime.AddCleanup(e, coreEntryFree, h)
+	return e
+}
 
 // lock and rlock take the entry's lock; a nil *Entry panics with a clear
 // message first, not with the runtime's nil dereference.
@@ -159,7 +157,7 @@ func (e *Entry) notNil() {
 	}
 }
 
-func (e *Entry) handle() *C.robotstxt_entry {
+func (e *Entry) handle() *handle {
 	e.notNil()
 	if e.h == nil {
 		panic("robotstxt: *Entry used after Close")
@@ -174,7 +172,7 @@ func (e *Entry) Close() {
 	defer e.mu.Unlock()
 	if e.h != nil {
 		e.cleanup.Stop()
-		C.robotstxt_entry_free(e.h)
+		coreEntryFree(e.h)
 		e.h = nil
 	}
 }
@@ -185,10 +183,9 @@ func (e *Entry) Close() {
 func (e *Entry) Record(now time.Time, resp Response) Disposition {
 	e.lock()
 	defer e.mu.Unlock()
-	r := C.go_entry_record(e.handle(), unixMS(now), resp.fetch())
-	runtime.KeepAlive(&resp)
-	must("Entry.Record", r.status, r.err)
-	return Disposition(r.value)
+	d, f := coreEntryRecord(e.handle(), unixMS(now), &resp)
+	must("Entry.Record", f)
+	return Disposition(d)
 }
 
 // EntryState is everything an Entry can say at one time.
@@ -212,22 +209,17 @@ type EntryState struct {
 func (e *Entry) State(now time.Time) EntryState {
 	e.rlock()
 	defer e.mu.RUnlock()
-	r := C.go_entry_read(e.handle(), unixMS(now))
-	must("Entry.State", r.status, r.err)
+	r, f := coreEntryState(e.handle(), unixMS(now))
+	must("Entry.State", f)
 	s := EntryState{
-		Due:      bool(r.due),
-		DueAt:    fromUnixMS(r.due_at_ms),
-		Failures: int(r.failures),
-		HasCopy:  bool(r.has_copy),
+		Due:        r.due,
+		DueAt:      fromUnixMS(r.dueAtMS),
+		Failures:   int(r.failures),
+		HasCopy:    r.hasCopy,
+		Validators: r.validators,
 	}
-	if r.has_fetched_at {
-		s.FetchedAt = fromUnixMS(r.fetched_at_ms)
-	}
-	if r.validators.has_etag {
-		s.Validators.ETag = gostr(r.validators.etag)
-	}
-	if r.validators.has_last_modified {
-		s.Validators.LastModified = gostr(r.validators.last_modified)
+	if r.hasFetchedAt {
+		s.FetchedAt = fromUnixMS(r.fetchedAtMS)
 	}
 	return s
 }
@@ -243,10 +235,10 @@ func (e *Entry) Due(now time.Time) bool { return e.State(now).Due }
 func (e *Entry) Answer(now time.Time) (Answer, *Robots) {
 	e.rlock()
 	defer e.mu.RUnlock()
-	r := C.go_entry_answer(e.handle(), unixMS(now))
-	must("Entry.Answer", r.status, r.err)
-	if r.robots == nil {
-		return Answer(r.answer), nil
+	a, h, f := coreEntryAnswer(e.handle(), unixMS(now))
+	must("Entry.Answer", f)
+	if h == nil {
+		return Answer(a), nil
 	}
-	return Answer(r.answer), newRobots(r.robots)
+	return Answer(a), newRobots(h)
 }

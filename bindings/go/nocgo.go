@@ -1,6 +1,7 @@
-//go:build !cgo
+//go:build robotstxt_nowasm && !cgo
 
 package robotstxt
 
-// The package calls the Rust core through cgo; without cgo nothing links.
-var _ int = "robotstxt: needs cgo: set CGO_ENABLED=1 and install a C compiler"
+// The tag robotstxt_nowasm leaves out the WebAssembly core (core_wazero.go),
+// so only the cgo build is left, and it needs cgo.
+var _ int = "robotstxt: the tag robotstxt_nowasm needs cgo: set CGO_ENABLED=1 and install a C compiler, or drop the tag to run the core as WebAssembly"

@@ -1,15 +1,11 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"context"
 	"hash/maphash"
 	"runtime"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // PacerOptions are a Pacer's floor, backoff cap, size, in-flight limit and
@@ -43,13 +39,13 @@ type PacerOptions struct {
 // capped at 10 minutes, 100,000 hosts, one request in flight per host, an
 // unreported request's place freed after 2 minutes, time.Now.
 func DefaultPacerOptions() PacerOptions {
-	o := C.robotstxt_pacer_options_default()
+	o := corePacerOptionsDefault()
 	return PacerOptions{
-		Floor:           time.Duration(o.floor_ms) * time.Millisecond,
-		BackoffCap:      time.Duration(o.backoff_cap_ms) * time.Millisecond,
+		Floor:           time.Duration(o.floorMS) * time.Millisecond,
+		BackoffCap:      time.Duration(o.backoffCapMS) * time.Millisecond,
 		Capacity:        int(o.capacity),
-		MaxInFlight:     int(o.max_in_flight),
-		InFlightTimeout: time.Duration(o.in_flight_timeout_ms) * time.Millisecond,
+		MaxInFlight:     int(o.maxInFlight),
+		InFlightTimeout: time.Duration(o.inFlightTimeoutMS) * time.Millisecond,
 	}
 }
 
@@ -71,7 +67,7 @@ func DefaultPacerOptions() PacerOptions {
 // not run at the same time as another method; using a Pacer after Close
 // panics.
 type Pacer struct {
-	h       unsafe.Pointer // *C.robotstxt_pacer; nil once closed
+	h       atomic.Pointer[handle] // nil once closed
 	cleanup runtime.Cleanup
 	now     func() time.Time
 	seed    maphash.Seed
@@ -86,32 +82,30 @@ func NewPacer(options PacerOptions) (*Pacer, error) {
 		return nil, &Error{Kind: ErrInvalidOption,
 			Message: "PacerOptions.Floor, BackoffCap, Capacity, MaxInFlight and InFlightTimeout must not be negative"}
 	}
-	o := C.robotstxt_pacer_options{
-		floor_ms:             durationMS(options.Floor),
-		backoff_cap_ms:       durationMS(options.BackoffCap),
-		capacity:             C.size_t(options.Capacity),
-		max_in_flight:        count32(options.MaxInFlight),
-		in_flight_timeout_ms: durationMS(options.InFlightTimeout),
+	h, f := corePacerNew(corePacerOptions{
+		floorMS:           durationMS(options.Floor),
+		backoffCapMS:      durationMS(options.BackoffCap),
+		capacity:          uint64(options.Capacity),
+		maxInFlight:       count32(options.MaxInFlight),
+		inFlightTimeoutMS: durationMS(options.InFlightTimeout),
+	})
+	if f.failed() {
+		return nil, failure("NewPacer", f, "")
 	}
-	r := C.go_pacer_new(o)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return nil, failure("NewPacer", r.status, r.err, "")
-	}
-	p := &Pacer{h: r.handle, now: options.Now, seed: maphash.MakeSeed()}
+	p := &Pacer{now: options.Now, seed: maphash.MakeSeed()}
+	p.h.Store(h)
 	if p.now == nil {
 		p.now = time.Now
 	}
-	p.cleanup = runtime.AddCleanup(p, freePacer, (*C.robotstxt_pacer)(r.handle))
+	p.cleanup = runtime.AddCleanup(p, corePacerFree, h)
 	return p, nil
 }
 
-func freePacer(h *C.robotstxt_pacer) { C.robotstxt_pacer_free(h) }
-
-func (p *Pacer) handle() *C.robotstxt_pacer {
+func (p *Pacer) handle() *handle {
 	if p == nil {
 		panic("robotstxt: method called on a nil *Pacer")
 	}
-	h := (*C.robotstxt_pacer)(atomic.LoadPointer(&p.h))
+	h := p.h.Load()
 	if h == nil {
 		panic("robotstxt: *Pacer used after Close")
 	}
@@ -124,9 +118,9 @@ func (p *Pacer) Close() {
 	if p == nil {
 		panic("robotstxt: method called on a nil *Pacer")
 	}
-	if h := (*C.robotstxt_pacer)(atomic.SwapPointer(&p.h, nil)); h != nil {
+	if h := p.h.Swap(nil); h != nil {
 		p.cleanup.Stop()
-		C.robotstxt_pacer_free(h)
+		corePacerFree(h)
 		runtime.KeepAlive(p) // see Rules.Close
 	}
 }
@@ -153,17 +147,15 @@ func (p *Pacer) shard(host string) *wakeShard {
 // Call Close when done with it; a cleanup frees it otherwise. Using a
 // Ticket after Close panics.
 type Ticket struct {
-	h       unsafe.Pointer // *C.robotstxt_ticket; nil once closed
+	h       atomic.Pointer[handle] // nil once closed
 	cleanup runtime.Cleanup
 }
 
-func freeTicket(h *C.robotstxt_ticket) { C.robotstxt_ticket_free(h) }
-
-func (t *Ticket) handle() *C.robotstxt_ticket {
+func (t *Ticket) handle() *handle {
 	if t == nil {
 		panic("robotstxt: method called on a nil *Ticket")
 	}
-	h := (*C.robotstxt_ticket)(atomic.LoadPointer(&t.h))
+	h := t.h.Load()
 	if h == nil {
 		panic("robotstxt: *Ticket used after Close")
 	}
@@ -173,7 +165,7 @@ func (t *Ticket) handle() *C.robotstxt_ticket {
 // Start returns when the ticket's request may start, as far as is known:
 // after a ConfirmWait it is the new slot.
 func (t *Ticket) Start() time.Time {
-	ms := C.robotstxt_ticket_start(t.handle())
+	ms := coreTicketStart(t.handle())
 	runtime.KeepAlive(t)
 	return fromUnixMS(ms)
 }
@@ -185,9 +177,9 @@ func (t *Ticket) Close() {
 	if t == nil {
 		panic("robotstxt: method called on a nil *Ticket")
 	}
-	if h := (*C.robotstxt_ticket)(atomic.SwapPointer(&t.h, nil)); h != nil {
+	if h := t.h.Swap(nil); h != nil {
 		t.cleanup.Stop()
-		C.robotstxt_ticket_free(h)
+		coreTicketFree(h)
 		runtime.KeepAlive(t) // see Rules.Close
 	}
 }
@@ -200,17 +192,17 @@ func (t *Ticket) Close() {
 // Errors: ErrInvalidHost for an empty or over-long host, ErrPacerFull for
 // a new host when the pacer is at capacity and no host can be forgotten.
 func (p *Pacer) Reserve(host string, now time.Time) (*Ticket, error) {
-	r := C.go_pacer_reserve(p.handle(), cstr(host), C.size_t(len(host)), unixMS(now))
+	h, _, f := corePacerReserve(p.handle(), host, unixMS(now))
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return nil, failure("Pacer.Reserve", r.status, r.err, "")
+	if f.failed() {
+		return nil, failure("Pacer.Reserve", f, "")
 	}
-	if r.ticket == nil {
+	if h == nil {
 		return nil, nil
 	}
-	t := &Ticket{h: unsafe.Pointer(r.ticket)}
-	t.cleanup = runtime.AddCleanup(t, freeTicket, r.ticket)
+	t := &Ticket{}
+	t.h.Store(h)
+	t.cleanup = runtime.AddCleanup(t, coreTicketFree, h)
 	return t, nil
 }
 
@@ -220,12 +212,12 @@ type ConfirmKind uint32
 const (
 	// ConfirmGo: send the request now. It holds an in-flight place until
 	// Record reports its end. The ticket is spent.
-	ConfirmGo ConfirmKind = C.ROBOTSTXT_CONFIRM_GO
+	ConfirmGo ConfirmKind = 0
 	// ConfirmWait: not yet; sleep until Confirm.Until and confirm again.
-	ConfirmWait ConfirmKind = C.ROBOTSTXT_CONFIRM_WAIT
+	ConfirmWait ConfirmKind = 1
 	// ConfirmDisabled: the host is switched off; send nothing. The ticket
 	// is spent.
-	ConfirmDisabled ConfirmKind = C.ROBOTSTXT_CONFIRM_DISABLED
+	ConfirmDisabled ConfirmKind = 2
 )
 
 // String returns "go", "wait" or "disabled".
@@ -262,15 +254,15 @@ type Confirm struct {
 // ErrInvalidTicket for a ticket already spent (go or disabled) or
 // reserved with another pacer.
 func (p *Pacer) Confirm(t *Ticket, now time.Time) (Confirm, error) {
-	r := C.go_pacer_confirm(p.handle(), t.handle(), unixMS(now))
+	r, f := corePacerConfirm(p.handle(), t.handle(), unixMS(now))
 	runtime.KeepAlive(p)
 	runtime.KeepAlive(t)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return Confirm{}, failure("Pacer.Confirm", r.status, r.err, "")
+	if f.failed() {
+		return Confirm{}, failure("Pacer.Confirm", f, "")
 	}
-	c := Confirm{Kind: ConfirmKind(r.confirm.kind), Busy: bool(r.confirm.busy)}
+	c := Confirm{Kind: ConfirmKind(r.kind), Busy: r.busy}
 	if c.Kind == ConfirmWait {
-		c.Until = fromUnixMS(r.confirm.until_ms)
+		c.Until = fromUnixMS(r.untilMS)
 	}
 	return c, nil
 }
@@ -279,23 +271,22 @@ func (p *Pacer) Confirm(t *Ticket, now time.Time) (Confirm, error) {
 // handed out for its host (the caller gave up on the request): the next
 // reservation may take it. The ticket is spent; Close it still.
 func (p *Pacer) Cancel(t *Ticket) {
-	r := C.go_pacer_cancel(p.handle(), t.handle())
+	f := corePacerCancel(p.handle(), t.handle())
 	runtime.KeepAlive(p)
 	runtime.KeepAlive(t)
-	must("Pacer.Cancel", r.status, r.err)
+	must("Pacer.Cancel", f)
 }
 
 // InFlight returns how many requests to host are in flight at now:
 // confirmed with ConfirmGo, neither reported with Record nor past
 // InFlightTimeout. ErrInvalidHost as for Reserve.
 func (p *Pacer) InFlight(host string, now time.Time) (int, error) {
-	r := C.go_pacer_in_flight(p.handle(), cstr(host), C.size_t(len(host)), unixMS(now))
+	n, f := corePacerInFlight(p.handle(), host, unixMS(now))
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return 0, failure("Pacer.InFlight", r.status, r.err, "")
+	if f.failed() {
+		return 0, failure("Pacer.InFlight", f, "")
 	}
-	return int(r.count), nil
+	return n, nil
 }
 
 // Wait reserves host's next slot, sleeps until it starts, by the pacer's
@@ -380,13 +371,10 @@ func (p *Pacer) disabled(host string) error {
 // ErrInvalidArgument for a negative delay or a rate with 0 requests or 0
 // seconds; ErrInvalidHost and ErrPacerFull as for Reserve.
 func (p *Pacer) SetDelay(host string, crawlDelay time.Duration, rate RequestRate) error {
-	r := C.go_pacer_set_delay(p.handle(), cstr(host), C.size_t(len(host)),
-		C.bool(crawlDelay != 0), C.double(crawlDelay.Seconds()),
-		C.bool(rate != RequestRate{}), C.uint32_t(rate.Requests), C.uint32_t(rate.Seconds))
+	f := corePacerSetDelay(p.handle(), host, crawlDelay != 0, crawlDelay.Seconds(), rate != RequestRate{}, rate)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return failure("Pacer.SetDelay", r.status, r.err, "")
+	if f.failed() {
+		return failure("Pacer.SetDelay", f, "")
 	}
 	p.shard(host).wake()
 	return nil
@@ -395,12 +383,11 @@ func (p *Pacer) SetDelay(host string, crawlDelay time.Duration, rate RequestRate
 // SetRules sets host's pace from a crawler's rules: their crawl delay and
 // request rate, as SetDelay. The pacer keeps no reference to rules.
 func (p *Pacer) SetRules(host string, rules *Rules) error {
-	r := C.go_pacer_set_rules(p.handle(), cstr(host), C.size_t(len(host)), rules.handle())
+	f := corePacerSetRules(p.handle(), host, rules.handle())
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
 	runtime.KeepAlive(rules)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return failure("Pacer.SetRules", r.status, r.err, "")
+	if f.failed() {
+		return failure("Pacer.SetRules", f, "")
 	}
 	p.shard(host).wake()
 	return nil
@@ -415,12 +402,10 @@ func (p *Pacer) SetRules(host string, rules *Rules) error {
 // both give every ticket not yet confirmed a new slot; any other status
 // halves the backoff again. Waits for host wake up to confirm again.
 func (p *Pacer) Record(host string, now time.Time, status int, retryAfter time.Duration) error {
-	r := C.go_pacer_record(p.handle(), cstr(host), C.size_t(len(host)), unixMS(now),
-		httpStatus(status), C.bool(retryAfter > 0), durationMS(retryAfter))
+	f := corePacerRecord(p.handle(), host, unixMS(now), httpStatus(status), retryAfter > 0, durationMS(retryAfter))
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return failure("Pacer.Record", r.status, r.err, "")
+	if f.failed() {
+		return failure("Pacer.Record", f, "")
 	}
 	p.shard(host).wake()
 	return nil
@@ -430,11 +415,10 @@ func (p *Pacer) Record(host string, now time.Time, status int, retryAfter time.D
 // confirm as ConfirmDisabled, Wait fails with ErrHostDisabled) or back on:
 // a kill switch. A switched-off host is never forgotten.
 func (p *Pacer) SetEnabled(host string, enabled bool) error {
-	r := C.go_pacer_set_enabled(p.handle(), cstr(host), C.size_t(len(host)), C.bool(enabled))
+	f := corePacerSetEnabled(p.handle(), host, enabled)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return failure("Pacer.SetEnabled", r.status, r.err, "")
+	if f.failed() {
+		return failure("Pacer.SetEnabled", f, "")
 	}
 	p.shard(host).wake()
 	return nil
@@ -443,13 +427,12 @@ func (p *Pacer) SetEnabled(host string, enabled bool) error {
 // Gap returns the gap now applied between two request starts to host:
 // max(floor, crawl delay, request-rate interval), widened by backoff.
 func (p *Pacer) Gap(host string) (time.Duration, error) {
-	r := C.go_pacer_gap(p.handle(), cstr(host), C.size_t(len(host)))
+	ms, f := corePacerGap(p.handle(), host)
 	runtime.KeepAlive(p)
-	runtime.KeepAlive(host)
-	if r.status != C.ROBOTSTXT_STATUS_OK {
-		return 0, failure("Pacer.Gap", r.status, r.err, "")
+	if f.failed() {
+		return 0, failure("Pacer.Gap", f, "")
 	}
-	return time.Duration(r.value) * time.Millisecond, nil
+	return time.Duration(ms) * time.Millisecond, nil
 }
 
 func quote(s string) string {

@@ -1,12 +1,6 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
-import (
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // Usage is one label's preference (behaviour §10.4): the token "y", the
 // token "n", or "" when nothing usable is stated.
@@ -23,11 +17,11 @@ const (
 	UsageNo Usage = "n"
 )
 
-func usageOf(u C.robotstxt_usage) Usage {
+func usageOf(u uint32) Usage {
 	switch u {
-	case C.ROBOTSTXT_USAGE_YES:
+	case usageYes:
 		return UsageYes
-	case C.ROBOTSTXT_USAGE_NO:
+	case usageNo:
 		return UsageNo
 	}
 	return UsageUnknown
@@ -129,79 +123,18 @@ func (p *Preferences) WithHeader(field string) (*Preferences, error) {
 }
 
 // preferences asks the core for url's answer combined with each field in
-// turn, copies it out and frees the handles.
+// turn.
 func (r *Rules) preferences(op, url string, fields []string) (*Preferences, error) {
-	res := C.go_preferences(r.handle(), cstr(url), C.size_t(len(url)))
-	runtime.KeepAlive(url)
-	must(op, res.status, res.err)
-	h := (*C.robotstxt_preferences)(res.handle)
-	defer func() { C.robotstxt_preferences_free(h) }()
-	for _, field := range fields {
-		c := C.go_with_header(h, cstr(field), C.size_t(len(field)))
-		runtime.KeepAlive(field)
-		if c.status != C.ROBOTSTXT_STATUS_OK {
-			runtime.KeepAlive(r)
-			return nil, failure(op, c.status, c.err, "")
-		}
-		C.robotstxt_preferences_free(h)
-		h = (*C.robotstxt_preferences)(c.handle)
-	}
-	p := copyPreferences(op, h)
+	p, fieldFailed, f := corePreferences(r.handle(), url, fields)
 	runtime.KeepAlive(r)
+	if f.failed() {
+		if !fieldFailed {
+			must(op, f)
+		}
+		return nil, failure(op, f, "")
+	}
 	p.rules, p.url, p.fields = r, url, fields
 	return p, nil
-}
-
-func copyPreferences(op string, h *C.robotstxt_preferences) *Preferences {
-	head := C.go_preferences_head(h)
-	must(op, head.status, head.err)
-	p := &Preferences{
-		Crawlable: bool(head.crawlable),
-		Decision: Decision{
-			Allowed: bool(head.decision.allowed),
-			Line:    int(head.decision.line),
-			Kind:    DecisionKind(head.decision.kind),
-			Pattern: gostr(head.decision.pattern),
-		},
-		Labels:     make([]LabelPreference, 0, int(head.labels)),
-		Statements: make([]UsageStatement, 0, int(head.statements)),
-	}
-	for i := C.size_t(0); i < head.labels; i++ {
-		l := C.go_preferences_label(h, i)
-		must(op, l.status, l.err)
-		p.Labels = append(p.Labels, LabelPreference{
-			Label: gostr(l.label.label),
-			Value: usageOf(l.label.value),
-			Lines: lineList(l.label.lines, l.label.line_count),
-		})
-	}
-	for i := C.size_t(0); i < head.statements; i++ {
-		s := C.go_preferences_statement(h, i)
-		must(op, s.status, s.err)
-		st := UsageStatement{
-			Line:    int(s.statement.line),
-			Path:    gostr(s.statement.path),
-			Members: make([]Member, 0, int(s.statement.member_count)),
-		}
-		for m := C.size_t(0); m < s.statement.member_count; m++ {
-			mem := C.go_preferences_member(h, i, m)
-			must(op, mem.status, mem.err)
-			st.Members = append(st.Members, Member{Key: gostr(mem.member.key), Value: gostr(mem.member.value)})
-		}
-		p.Statements = append(p.Statements, st)
-	}
-	return p
-}
-
-// lineList copies line numbers handed out by the library; never nil.
-func lineList(lines *C.uint32_t, n C.size_t) []int {
-	out := make([]int, int(n))
-	if n > 0 {
-		for i, l := range unsafe.Slice((*uint32)(unsafe.Pointer(lines)), int(n)) {
-			out[i] = int(l)
-		}
-	}
-	return out
 }
 
 // Signal is one Content-Signal key and its answer.
@@ -239,34 +172,22 @@ func (s *ContentSignal) Get(key string) string {
 // even when it has none). The error is always nil: nothing a caller
 // passes can make it fail.
 func (r *Rules) ContentSignal() (*ContentSignal, error) {
-	res := C.go_content_signal(r.handle())
-	must("Rules.ContentSignal", res.status, res.err)
-	if res.handle == nil {
-		runtime.KeepAlive(r)
-		return nil, nil
-	}
-	h := (*C.robotstxt_content_signal)(res.handle)
-	defer C.robotstxt_content_signal_free(h)
-	head := C.go_content_signal_head(h)
-	must("Rules.ContentSignal", head.status, head.err)
-	s := &ContentSignal{
-		Signals: make([]Signal, 0, int(head.count)),
-		Lines:   lineList(head.lines, head.line_count),
-	}
-	for i := C.size_t(0); i < head.count; i++ {
-		e := C.go_content_signal_entry(h, i)
-		must("Rules.ContentSignal", e.status, e.err)
-		value := ""
-		if e.entry.is_set {
-			value = "no"
-			if e.entry.yes {
-				value = "yes"
-			}
-		}
-		s.Signals = append(s.Signals, Signal{Key: gostr(e.entry.key), Value: value})
-	}
+	s, f := coreContentSignal(r.handle())
 	runtime.KeepAlive(r)
+	must("Rules.ContentSignal", f)
 	return s, nil
+}
+
+// signalOf is one key of a content signal: "yes", "no", or "" when unset.
+func signalOf(key string, isSet, yes bool) Signal {
+	value := ""
+	if isSet {
+		value = "no"
+		if yes {
+			value = "yes"
+		}
+	}
+	return Signal{Key: key, Value: value}
 }
 
 // OtherRecord is a line the library does not read (behaviour §10.7):
@@ -301,26 +222,13 @@ func (r *Rules) OtherRecords() []OtherRecord {
 
 // otherRecords lists the records of robots, or of rules when not nil;
 // owner is kept alive while their text is copied.
-func otherRecords(op string, robots *C.robotstxt_robots, rules *C.robotstxt_rules, owner any) []OtherRecord {
-	n := C.go_other_record_count(robots, rules)
-	must(op, n.status, n.err)
-	out := make([]OtherRecord, 0, int(n.count))
-	for i := C.size_t(0); i < n.count; i++ {
-		res := C.go_other_record_at(robots, rules, i)
-		must(op, res.status, res.err)
-		rec := OtherRecord{
-			Key:   gostr(res.record.key),
-			Value: gostr(res.record.value),
-			Line:  int(res.record.line),
-			Group: -1,
-		}
-		if res.record.in_group {
-			rec.Group = int(res.record.group)
-		}
-		rec.KeyLower = asciiLower(rec.Key)
-		out = append(out, rec)
-	}
+func otherRecords(op string, robots, rules *handle, owner any) []OtherRecord {
+	out, f := coreOtherRecords(robots, rules)
 	runtime.KeepAlive(owner)
+	must(op, f)
+	for i := range out {
+		out[i].KeyLower = asciiLower(out[i].Key)
+	}
 	return out
 }
 

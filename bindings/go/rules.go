@@ -1,14 +1,10 @@
 package robotstxt
 
-// #include "shim.h"
-import "C"
-
 import (
 	"math"
 	"runtime"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // Rules are the rules that apply to one crawler: immutable, safe for
@@ -19,24 +15,22 @@ import (
 // once the garbage collector notices. Close must not run at the same time
 // as another method; using Rules after Close panics.
 type Rules struct {
-	h       unsafe.Pointer // *C.robotstxt_rules; nil once closed (read atomically)
+	h       atomic.Pointer[handle] // nil once closed
 	cleanup runtime.Cleanup
 }
 
-func newRules(h *C.robotstxt_rules) *Rules {
+func newRules(h *handle) *Rules {
 	r := &Rules{}
-	r.h = unsafe.Pointer(h)
-	r.cleanup = runtime.AddCleanup(r, freeRules, h)
+	r.h.Store(h)
+	r.cleanup = runtime.AddCleanup(r, coreRulesFree, h)
 	return r
 }
 
-func freeRules(h *C.robotstxt_rules) { C.robotstxt_rules_free(h) }
-
-func (r *Rules) handle() *C.robotstxt_rules {
+func (r *Rules) handle() *handle {
 	if r == nil {
 		panic("robotstxt: method called on a nil *Rules")
 	}
-	h := (*C.robotstxt_rules)(atomic.LoadPointer(&r.h))
+	h := r.h.Load()
 	if h == nil {
 		panic("robotstxt: *Rules used after Close")
 	}
@@ -48,9 +42,9 @@ func (r *Rules) Close() {
 	if r == nil {
 		panic("robotstxt: method called on a nil *Rules")
 	}
-	if h := (*C.robotstxt_rules)(atomic.SwapPointer(&r.h, nil)); h != nil {
+	if h := r.h.Swap(nil); h != nil {
 		r.cleanup.Stop()
-		C.robotstxt_rules_free(h)
+		coreRulesFree(h)
 		// Stop cancels the cleanup only if r stays reachable until it
 		// returns; otherwise the cleanup may already be queued, and would
 		// free h a second time.
@@ -63,11 +57,12 @@ func (r *Rules) Close() {
 // query are matched; the fragment is dropped. The URL is passed to the core
 // without copying.
 func (r *Rules) Allowed(url string) bool {
-	res := C.go_can_fetch(r.handle(), cstr(url), C.size_t(len(url)))
+	ok, f := coreCanFetch(r.handle(), url)
 	runtime.KeepAlive(r)
-	runtime.KeepAlive(url)
-	must("Rules.Allowed", res.status, res.err)
-	return bool(res.value)
+	if f.failed() {
+		must("Rules.Allowed", f)
+	}
+	return ok
 }
 
 // DecisionKind says which kind of rule decided, or that none matched.
@@ -76,25 +71,25 @@ type DecisionKind uint32
 const (
 	// NoRule: no rule matched (or the RFC /robots.txt exemption applied),
 	// so the URL is allowed.
-	NoRule DecisionKind = C.ROBOTSTXT_DECISION_NONE
+	NoRule DecisionKind = 0
 	// AllowRule: an allow rule decided.
-	AllowRule DecisionKind = C.ROBOTSTXT_DECISION_ALLOW
+	AllowRule DecisionKind = 1
 	// DisallowRule: a disallow rule decided.
-	DisallowRule DecisionKind = C.ROBOTSTXT_DECISION_DISALLOW
+	DisallowRule DecisionKind = 2
 	// DecisionAllowAll: no file's rules but a blanket allow-all decided
 	// (the robots.txt is unavailable, a 404 say); Rules.Blanket says why.
-	DecisionAllowAll DecisionKind = C.ROBOTSTXT_DECISION_ALLOW_ALL
+	DecisionAllowAll DecisionKind = 3
 	// DecisionDisallowAll: no file's rules but a blanket disallow-all
 	// decided (the robots.txt is unreachable, or not fetched yet);
 	// Rules.Blanket says why, Rules.RetryAt when to ask again.
-	DecisionDisallowAll DecisionKind = C.ROBOTSTXT_DECISION_DISALLOW_ALL
+	DecisionDisallowAll DecisionKind = 4
 )
 
 // String returns "none", "allow", "disallow", "allow-all" or
 // "disallow-all", as the core names them.
 func (k DecisionKind) String() string {
-	if name := C.robotstxt_decision_kind_name(C.robotstxt_decision_kind(k)); name != nil {
-		return C.GoString(name)
+	if name, ok := coreDecisionKindName(uint32(k)); ok {
+		return name
 	}
 	switch k { // names the core's name function may not know yet
 	case DecisionAllowAll:
@@ -122,16 +117,9 @@ type Decision struct {
 // Decide returns the answer for url (as for Allowed) and the rule that
 // decided it.
 func (r *Rules) Decide(url string) Decision {
-	res := C.go_decide(r.handle(), cstr(url), C.size_t(len(url)))
-	must("Rules.Decide", res.status, res.err)
-	d := Decision{
-		Allowed: bool(res.decision.allowed),
-		Line:    int(res.decision.line),
-		Kind:    DecisionKind(res.decision.kind),
-		Pattern: gostr(res.decision.pattern), // copied while r is alive
-	}
+	d, f := coreDecide(r.handle(), url) // the pattern copied while r is alive
 	runtime.KeepAlive(r)
-	runtime.KeepAlive(url)
+	must("Rules.Decide", f)
 	return d
 }
 
@@ -142,18 +130,18 @@ const (
 	// CauseStatus: the fetch of /robots.txt ended with Blanket.Status
 	// after Blanket.Redirects redirects: a 4xx or more than five redirects
 	// allow all; a 5xx, 429, 401, 403 or an unfollowed 3xx disallow all.
-	CauseStatus Cause = C.ROBOTSTXT_CAUSE_STATUS
+	CauseStatus Cause = 1
 	// CauseNoResponse: the fetch got no response (a network error or a
 	// timeout), so nothing is allowed for now.
-	CauseNoResponse Cause = C.ROBOTSTXT_CAUSE_NO_RESPONSE
+	CauseNoResponse Cause = 2
 	// CauseNotFetched: no fetch has been stored for the origin yet
 	// (DisallowWhileFetching), so nothing is allowed.
-	CauseNotFetched Cause = C.ROBOTSTXT_CAUSE_NOT_FETCHED
+	CauseNotFetched Cause = 3
 	// CauseUnreachableLimit: the file stayed unreachable past
 	// FreshnessPolicy.UnreachableLimit, and AllowAllAfterLimit allows all.
-	CauseUnreachableLimit Cause = C.ROBOTSTXT_CAUSE_UNREACHABLE_LIMIT
+	CauseUnreachableLimit Cause = 4
 	// CauseCaller: made by the caller.
-	CauseCaller Cause = C.ROBOTSTXT_CAUSE_CALLER
+	CauseCaller Cause = 5
 )
 
 // String returns "status", "no-response", "not-fetched",
@@ -189,22 +177,17 @@ type Blanket struct {
 	Redirects int
 }
 
-func blanketOf(b C.robotstxt_blanket) (Blanket, bool) {
-	if !b.is_blanket {
-		return Blanket{}, false
-	}
-	return Blanket{Allowed: bool(b.allowed), Cause: Cause(b.cause), Status: int(b.http_status),
-		Redirects: int(b.redirects)}, true
-}
-
 // Blanket reports whether the rules are a blanket answer rather than a
 // file's rules (from a Cache, for a robots.txt it could not use), and why.
 // Decide then says DecisionAllowAll or DecisionDisallowAll at line 0.
 func (r *Rules) Blanket() (Blanket, bool) {
-	res := C.go_rules_blanket(r.handle())
+	b, f := coreRulesBlanket(r.handle())
 	runtime.KeepAlive(r)
-	must("Rules.Blanket", res.status, res.err)
-	return blanketOf(res.blanket)
+	must("Rules.Blanket", f)
+	if !b.isBlanket {
+		return Blanket{}, false
+	}
+	return b.blanket, true
 }
 
 // RetryAt returns when the Cache that handed out the rules will fetch the
@@ -212,13 +195,13 @@ func (r *Rules) Blanket() (Blanket, bool) {
 // failed: the rules are then an old copy kept meanwhile, or a
 // disallow-all. Ask the cache again then. Otherwise it returns false.
 func (r *Rules) RetryAt() (time.Time, bool) {
-	res := C.go_rules_blanket(r.handle())
+	b, f := coreRulesBlanket(r.handle())
 	runtime.KeepAlive(r)
-	must("Rules.RetryAt", res.status, res.err)
-	if !res.has_retry_at {
+	must("Rules.RetryAt", f)
+	if !b.hasRetryAt {
 		return time.Time{}, false
 	}
-	return fromUnixMS(res.retry_at_ms), true
+	return fromUnixMS(b.retryAtMS), true
 }
 
 // Compile builds the rules' index now, where the check after their first
@@ -228,22 +211,22 @@ func (r *Rules) RetryAt() (time.Time, bool) {
 // goroutine gets there). Call Compile to have no check allocate in the
 // core at all. It changes no answer.
 func (r *Rules) Compile() {
-	res := C.go_rules_compile(r.handle())
+	f := coreRulesCompile(r.handle())
 	runtime.KeepAlive(r)
-	must("Rules.Compile", res.status, res.err)
+	must("Rules.Compile", f)
 }
 
 // CrawlDelay returns the crawl delay (the largest valid crawl-delay among
 // the selected groups, such as 2.5s) and whether one is set. Without one,
 // your own floor applies.
 func (r *Rules) CrawlDelay() (time.Duration, bool) {
-	res := C.go_crawl_delay(r.handle())
+	s, ok, f := coreCrawlDelay(r.handle())
 	runtime.KeepAlive(r)
-	must("Rules.CrawlDelay", res.status, res.err)
-	if !res.has_value {
+	must("Rules.CrawlDelay", f)
+	if !ok {
 		return 0, false
 	}
-	return seconds(float64(res.seconds)), true
+	return seconds(s), true
 }
 
 // RequestRate is a request-rate record: Requests requests per Seconds
@@ -266,13 +249,13 @@ func (r RequestRate) Interval() time.Duration {
 // RequestRate returns the slowest valid request-rate of the selected
 // groups (the longest interval), and whether there is one.
 func (r *Rules) RequestRate() (RequestRate, bool) {
-	res := C.go_request_rate(r.handle())
+	rate, ok, f := coreRequestRate(r.handle())
 	runtime.KeepAlive(r)
-	must("Rules.RequestRate", res.status, res.err)
-	if !res.has_value {
+	must("Rules.RequestRate", f)
+	if !ok {
 		return RequestRate{}, false
 	}
-	return RequestRate{Requests: uint32(res.requests), Seconds: uint32(res.seconds)}, true
+	return rate, true
 }
 
 // seconds converts the core's seconds to a Duration, to the nearest ns.

@@ -705,4 +705,103 @@ static inline go_u64 go_pacer_gap(const robotstxt_pacer *pacer, const uint8_t *h
     return r;
 }
 
+/* --- stored copies and fleet keys --- */
+
+/* A length written by a call with an output buffer. */
+typedef struct go_len {
+    robotstxt_status status;
+    size_t len;
+    go_err err;
+} go_len;
+
+static inline go_len go_len_of(robotstxt_status status, size_t len) {
+    go_len r;
+    r.status = status;
+    r.len = len;
+    /* Too small a buffer is no failure: the caller asks again. */
+    r.err = status == ROBOTSTXT_STATUS_BUFFER_TOO_SMALL ? (go_err){NULL, 0} : go_take_error(status);
+    return r;
+}
+
+static inline go_len go_entry_encode(const robotstxt_entry *entry, const uint8_t *body,
+                                     size_t body_len, uint8_t *out, size_t out_cap) {
+    size_t len = 0;
+    robotstxt_status status = robotstxt_entry_encode(entry, body, body_len, out, out_cap, &len);
+    return go_len_of(status, len);
+}
+
+static inline go_handle go_entry_decode(const uint8_t *bytes, size_t len,
+                                        robotstxt_freshness_policy policy) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_entry *entry = NULL;
+    r.status = robotstxt_entry_decode(bytes, len, &policy, &entry);
+    r.handle = entry;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* The stored body as an offset into the bytes: it borrows from them, which
+ * are Go memory, and Go slices them. */
+typedef struct go_span {
+    robotstxt_status status;
+    size_t offset;
+    size_t len;
+    go_err err;
+} go_span;
+
+static inline go_span go_entry_stored_body(const uint8_t *bytes, size_t len) {
+    go_span r;
+    robotstxt_str body = {NULL, 0};
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_entry_stored_body(bytes, len, &body);
+    if (r.status == ROBOTSTXT_STATUS_OK && body.len > 0) {
+        r.offset = (size_t)(body.ptr - bytes);
+        r.len = body.len;
+    }
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_handle go_entry_rules_for(const robotstxt_entry *entry, uint64_t now_ms,
+                                           const uint8_t *token, size_t token_len) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_rules *rules = NULL;
+    r.status = robotstxt_entry_rules_for(entry, now_ms, token, token_len, &rules);
+    r.handle = rules;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_handle go_rules_with_retry_at(const robotstxt_rules *rules, uint64_t retry_at_ms) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_rules *copy = NULL;
+    r.status = robotstxt_rules_with_retry_at(rules, retry_at_ms, &copy);
+    r.handle = copy;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_text go_fleet_script(const uint8_t *name, size_t len) {
+    go_text r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_fleet_script(name, len, &r.text);
+    r.found = r.status == ROBOTSTXT_STATUS_OK;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_len go_robots_origin(const uint8_t *url, size_t len, uint8_t *out,
+                                      size_t out_cap) {
+    size_t n = 0;
+    robotstxt_status status = robotstxt_robots_origin(url, len, out, out_cap, &n);
+    return go_len_of(status, n);
+}
+
+static inline go_len go_pacer_host(const uint8_t *host, size_t len, uint8_t *out,
+                                   size_t out_cap) {
+    size_t n = 0;
+    robotstxt_status status = robotstxt_pacer_host(host, len, out, out_cap, &n);
+    return go_len_of(status, n);
+}
+
 #endif /* ROBOTSTXT_GO_SHIM_H */

@@ -1,4 +1,4 @@
-//go:build cgo && !robotstxt_from_source && !(linux && !android && (amd64 || arm64)) && !(darwin && !ios && (amd64 || arm64)) && !(windows && amd64)
+//go:build robotstxt_nowasm && cgo && !robotstxt_from_source && !(linux && !android && (amd64 || arm64)) && !(darwin && !ios && (amd64 || arm64)) && !(windows && amd64)
 
 package robotstxt
 

@@ -6,8 +6,9 @@
 # examples/shop/robots.txt), vets the module and runs its shipped tests.
 # Then, for every platform where Go supports cgo, it checks from go list
 # that the package links DIST's library for it where DIST has one and
-# stops at unsupported_platform.go where not; and that `go mod vendor`
-# keeps every platform's library. (tools/dist/test-go-cross.sh uses the
+# takes the WebAssembly core where not (unsupported_platform.go only with
+# robotstxt_nowasm); that CGO_ENABLED=0 answers the shop the same; and that
+# `go mod vendor` keeps every platform's library and the WebAssembly core. (tools/dist/test-go-cross.sh uses the
 # other platforms' libraries.)
 set -euo pipefail
 [ $# -eq 1 ] || { echo "usage: test-go.sh DIST" >&2; exit 2; }
@@ -65,8 +66,11 @@ for p in $(run "$go" tool dist list -json | sed -n 's/.*"GOOS": "\(.*\)",/\1/p; 
 		[[ " $got " != *" unsupported_platform.go "* ]] || fail "$p has a library but builds unsupported_platform.go"
 		with_lib+=("${p/_//}")
 	else
-		[[ " $got " == *" unsupported_platform.go "* ]] || fail "$p has no library but skips unsupported_platform.go: $got"
+		[[ " $got " == *" core_wazero.go "* ]] || fail "$p has no library but skips the WebAssembly core: $got"
 		[[ "$got" != *librobotstxt.a* ]] || fail "$p has no library of its own but links one: $got"
+		got=$(GOOS=${p%_*} GOARCH=${p#*_} CGO_ENABLED=1 GOFLAGS="$GOFLAGS -tags=robotstxt_nowasm" run "$go" list \
+			-f '{{join .GoFiles " "}}' "$mod")
+		[[ " $got " == *" unsupported_platform.go "* ]] || fail "$p with robotstxt_nowasm skips unsupported_platform.go: $got"
 		without_lib=$((without_lib + 1))
 	fi
 done
@@ -80,15 +84,21 @@ got=$(GOFLAGS="$GOFLAGS -tags=robotstxt_from_source" run "$go" list \
 
 # go mod vendor keeps the header and every library, and the shop builds
 # from vendor/ alone.
+# (vendor wants every module the build needs listed: wazero, for the
+# WebAssembly core, comes in through the package.)
+run "$go" mod tidy
 run "$go" mod vendor
-for lib in "$dist"/lib/*/librobotstxt.a include/robotstxt.h; do
+for lib in "$dist"/lib/*/librobotstxt.a include/robotstxt.h internal/wasmcore/robotstxt.wasm; do
 	rel=${lib#"$dist"/}
 	cmp -s "$dist/$rel" "vendor/$mod/$rel" || fail "go mod vendor did not copy $rel"
 done
 GOFLAGS=-mod=vendor run "$go" build -o shop-vendored .
+# Without cgo: the same answers from the core as WebAssembly.
+CGO_ENABLED=0 GOFLAGS=-mod=vendor run "$go" build -o shop-wasm .
+[ "$(run ./shop-wasm robots.txt)" = "$(run ./shop robots.txt)" ] || fail "the shop without cgo answers differently"
 [ "$(run ./shop-vendored robots.txt)" = "$(run ./shop robots.txt)" ] || fail "the vendored shop answers differently"
 
 echo "test-go: outside the repository, without Rust or a module proxy, $mod from $dist" \
 	"vetted, built, answered the practice shop and passed its tests; links its library on" \
-	"${with_lib[*]} and stops with unsupported_platform.go on the $without_lib other cgo platforms;" \
-	"go mod vendor keeps all ${#with_lib[@]} libraries"
+	"${with_lib[*]} and takes the WebAssembly core on the $without_lib other cgo platforms (unsupported_platform.go with robotstxt_nowasm);" \
+	"without cgo answered the shop the same; go mod vendor keeps all ${#with_lib[@]} libraries and the WebAssembly core"
