@@ -31,8 +31,25 @@ fleet-test	Node, Go and Python workers sharing one Redis
 Release
 dist	release artefacts under dist/ (C tarball, wheel and sdist, npm package, Go module)
 dist-test	use each artefact as a user would, without Rust on PATH
-dist-all	dist, plus the other platforms' wheels and the musl C tarballs
-dist-all-test	check each platform's artefacts as far as this machine can
+dist-all	dist, plus every other platform's C tarball, npm package and wheel, the WebAssembly packages and Pyodide wheel
+dist-all-test	each platform's artefacts installed as a user would: run natively, under qemu-user or wine, or inspected
+Other platforms
+cross-tools	rustup targets and the cross tools from apt (mingw-w64, aarch64 gcc, qemu-user, wine)
+wine-prefix	a private wine prefix for running the Windows builds (target/wine)
+cross-lib-windows-x64	the C ABI libraries for one platform (each platform has cross-lib-<platform>)
+dist-test-c-windows-x64	one platform's C tarball tested (dist-c-<platform>, dist-test-c-<platform>)
+dist-test-go-linux-arm64-gnu	the Go module's shipped tests for linux/arm64 under qemu-user (also -windows-x64, -macos-*)
+dist-node-all	the Node addon's npm packages for the other native platforms (dist/node)
+dist-test-node-all	each platform's npm package installed as a user; the suite on arm64 (qemu) and Windows (wine)
+node-wasm-test	the Node suite against the WebAssembly build (ROBOTSTXT_BACKEND=wasm)
+node-wasm-browser-test	the shared vectors in headless Chromium, page not cross-origin isolated
+dist-test-node-wasm	the main and WebAssembly npm tarballs installed as a user; suite and Chromium against them
+wasm-core	the core as one WebAssembly module for non-JS hosts (build/wasm/robotstxt.wasm; imports nothing)
+go-test-nocgo	the Go suite with CGO_ENABLED=0 (the core as WebAssembly through wazero), also under -race
+dist-test-pyodide	the Pyodide wheel's vectors and API tests inside Pyodide from npm (no CDN)
+pyodide-bench	a check's cost in Pyodide beside the native wheel's
+dist-test-python-linux-arm64-gnu	the arm64 Linux wheel, installed by pip in Debian's arm64 Python under qemu-user: pytest
+workflow-lint	actionlint (and shellcheck) over .github/workflows
 Measure
 bench	every benchmark, side by side with the peers; rewrites BENCHMARKS.md (ROUNDS=5)
 fuzz-smoke	each fuzz target for FUZZ_SECONDS (60); needs nightly

@@ -51,8 +51,10 @@ $(CROSS_STAMP): mk/platforms/table.mk
 # A private wine prefix for running Windows programs (tools/dist/wine/run):
 # Windows 10, as Node requires, and a stand-in for bcryptprimitives.dll,
 # which Rust's standard library imports (ProcessPrng) and wine 8 lacks.
-WINE_PREFIX := build/wine/prefix
-WINE_STAMP := build/wine/.prefix
+# Under target/, which cargo's file walk (cargo package, maturin sdist)
+# skips: the prefix's z: drive links to /, and the walk would follow it.
+WINE_PREFIX := target/wine/prefix
+WINE_STAMP := target/wine/.prefix
 wine-prefix: $(WINE_STAMP)
 $(WINE_STAMP): tools/dist/wine/bcryptprimitives.c | cross-tools
 	rm -rf $(WINE_PREFIX) && mkdir -p $(WINE_PREFIX)

@@ -36,7 +36,7 @@ from binaries import Problem, read
 # tested here)
 PLATFORMS = {
     "linux-x64-gnu": (r"manylinux_2_17_x86_64", "x86-64", "glibc", "run: make python-test, dist-test"),
-    "linux-arm64-gnu": (r"manylinux_2_17_aarch64", "arm64", "glibc", "inspected only: not yet run under qemu with an arm64 Python"),
+    "linux-arm64-gnu": (r"manylinux_2_17_aarch64", "arm64", "glibc", "run: make dist-test-python-linux-arm64-gnu (pip, pytest in Debian's arm64 CPython under qemu-user)"),
     "linux-x64-musl": (r"musllinux_1_2_x86_64", "x86-64", "musl", "inspected only: no musl Python here"),
     "linux-arm64-musl": (r"musllinux_1_2_aarch64", "arm64", "musl", "inspected only: no musl Python here"),
     "macos-x64": (r"macosx_10_12_x86_64", "x86-64", "10.12", "inspected only: macOS cannot run here"),

@@ -22,6 +22,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 case "$tmp" in "$repo"/*) fail "$tmp is inside the repository" ;; esac
 shopt -s nullglob
+# shellcheck source=python-shop.sh
+. "$repo/tools/dist/python-shop.sh"
 
 if [ "$sdist" = --sdist ]; then
 	command -v cargo >/dev/null || fail "the source distribution needs cargo on PATH"
@@ -86,36 +88,7 @@ ok "import robotstxt finds the venv's copy: ${where#"$venv"/}"
 
 "$venv/bin/python" shop.py robots.txt > shop.out
 sed 's/^/    /' shop.out
-# token<TAB>path<TAB>answer, the table of behaviour §9; shop.py prints each as
-# TOKEN PATH ANSWER (WHY) in columns, or TOKEN PATH error: MESSAGE.
-mapfile -t printed < shop.out
-while IFS=$'\t' read -r token path want; do
-	if [ "$want" = error ]; then
-		prefix=$(printf '%-40s %-32s error: ' "$token" "$path")
-	else
-		prefix=$(printf '%-40s %-32s %-10s (' "$token" "$path" "$want")
-	fi
-	found=
-	for line in "${printed[@]}"; do
-		if [[ $line == "$prefix"* ]]; then found=yes; fi
-	done
-	[ -n "$found" ] || fail "shop.py: $token $path is not $want"
-done <<'EOF'
-NimbuBot	/prices/today	allowed
-NimbuBot	/prices/history	disallowed
-NimbuBot	/guides/size-chart.pdf	disallowed
-NimbuBot	/guides/size-chart.pdf?print=1	allowed
-NimbuBot	/offers/weekend	allowed
-NimbuBot	/drafts/new-range	disallowed
-NimbuBot	/account/orders	allowed
-OtherBot	/account/orders	disallowed
-OtherBot	/products/?sort=price	disallowed
-ArchiveBot	/robots.txt	allowed
-nimbubot	/%70rices/history	disallowed
-Mozilla/5.0 (compatible; NimbuBot/1.0)	/prices/history	error
-EOF
-grep -x -e 'crawl-delay NimbuBot: 2.5 s' shop.out >/dev/null && grep -x 'crawl-delay OtherBot: 2.0 s' shop.out >/dev/null \
-	|| fail "shop.py: crawl delays"
+check_shop shop.out
 ok "examples/python/shop.py answered the 12 questions and crawl delays as in behaviour §9"
 
 if [ "$sdist" = --sdist ]; then

@@ -12,6 +12,7 @@ from typing import Any, Callable, List
 import pytest
 
 import robotstxt
+from conftest import time_bound
 
 BODY = b"User-agent: *\nDisallow: /private/\nCrawl-delay: 1\n\nUser-agent: ExampleBot\nDisallow: /bot/\n"
 ROBOTS = robotstxt.Robots.parse(BODY)
@@ -116,7 +117,7 @@ def test_huge_inputs() -> None:
     assert rules.can_fetch(url) is True
     assert rules.can_fetch(url.encode() + b"bcdef") is False
     assert rules.can_fetch_many([url] * 100) == [True] * 100
-    assert time.perf_counter() - start < 30
+    assert time.perf_counter() - start < time_bound(30)
     with pytest.raises(robotstxt.InvalidTokenError):
         robots.rules_for("Bot" * 300_000 + "/1")
     with pytest.raises(robotstxt.InvalidHostError):
@@ -132,7 +133,7 @@ def test_huge_inputs() -> None:
     usage = b"User-agent: *\n" + b"".join(b"Content-Usage: /%d train-ai=n\n" % i for i in range(20_000))
     got = robotstxt.Robots.parse(usage).rules_for("ExampleBot").preferences("/1999")
     assert [s.line for s in got.statements] == [2001]
-    assert time.perf_counter() - start < 60
+    assert time.perf_counter() - start < time_bound(60)
 
 
 @pytest.mark.parametrize("text", ["\ud800", "/a\udfff/b", "User-agent: *\nDisallow: /\udcff\n"])

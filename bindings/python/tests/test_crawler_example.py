@@ -23,12 +23,13 @@ import sys
 import threading
 from typing import Any, Dict, List
 
-from conftest import EXAMPLES
+from conftest import EXAMPLES, needs
 from sites import Hit, Site, page, text
 
 RULES = "User-agent: *\nDisallow: /private/\n"
 
 
+@needs("spawn")
 def test_the_asyncio_crawler_on_four_hosts() -> None:
     robots_served: Dict[str, List[int]] = {"A": [], "B": [], "C": [], "D": [], "E": []}
     refused: List[float] = []

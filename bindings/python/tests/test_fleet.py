@@ -29,7 +29,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
 import robotstxt
-from conftest import EXAMPLES, REPO, VECTORS
+from conftest import EXAMPLES, REPO, VECTORS, cannot, needs
 from robotstxt.aio import FetchOutcome, FetchRequest
 from robotstxt.fleet import (
     RedisFallbackWarning,
@@ -86,6 +86,9 @@ class RedisServer:
 
 
 def start_redis() -> RedisServer:
+    reason = cannot("redis")
+    if reason is not None:
+        pytest.skip(reason)
     if not REDIS_SERVER.exists():
         pytest.fail(f"no redis-server at {REDIS_SERVER}: run `make redis` first (make python-test does)")
     port = free_port()
@@ -915,6 +918,7 @@ def test_pacing_vector_shared(server: RedisServer, case: Dict[str, Any]) -> None
 # and pace.
 
 
+@needs("spawn")
 def test_two_fleet_workers_crawl_a_site_as_one(server: RedisServer) -> None:
     robots_agents: List[str] = []
     lock = threading.Lock()

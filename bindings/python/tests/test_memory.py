@@ -9,6 +9,11 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import needs
 
 ITERATIONS = 1_000_000
 
@@ -55,6 +60,8 @@ LOOP = textwrap.dedent(
 )
 
 
+@needs("spawn")
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="the resident set is read from /proc, which only Linux has")
 def test_create_drop_loop_keeps_rss_flat() -> None:
     done = subprocess.run(
         [sys.executable, "-c", LOOP, str(ITERATIONS)], capture_output=True, text=True, timeout=240, check=True
