@@ -26,11 +26,9 @@ $(DIST_PARTS): | dist-sweep
 dist-sweep:
 	$(if $(DIST_FRESH),rm -rf $(DIST))
 
-# PATH SIZE SHA256 for every file under dist/ but MANIFEST, sorted by path.
-dist: $(DIST_PARTS)
-	@for part in c python node go; do \
-		[ -d $(DIST)/$$part ] || { echo "dist: $(DIST)/$$part is missing" >&2; exit 1; }; \
-	done
+# PATH SIZE SHA256 for every file under dist/ but MANIFEST, sorted by path
+# (dist-all writes it again with the other platforms' files).
+define dist_manifest
 	@mkdir -p $(DIST_OUT)
 	cd $(DIST) && find . -path ./MANIFEST -prune -o ! -type d -print | sed 's|^\./||' | LC_ALL=C sort \
 		| while IFS= read -r f; do \
@@ -38,6 +36,13 @@ dist: $(DIST_PARTS)
 		done > $(CURDIR)/$(DIST_OUT)/MANIFEST
 	mv $(DIST_OUT)/MANIFEST $(DIST)/MANIFEST
 	@echo "dist: $$(wc -l < $(DIST)/MANIFEST) files listed in $(DIST)/MANIFEST"
+endef
+
+dist: $(DIST_PARTS)
+	@for part in c python node go; do \
+		[ -d $(DIST)/$$part ] || { echo "dist: $(DIST)/$$part is missing" >&2; exit 1; }; \
+	done
+	$(dist_manifest)
 
 # --- C: headers, both libraries, robotstxt.pc, the CLI, README, licences ---
 

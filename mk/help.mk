@@ -29,7 +29,7 @@ python-test	the wheel in a fresh venv: pytest and mypy --strict
 docs-test	every code block of README.md and docs/ built and run
 fleet-test	Node, Go and Python workers sharing one Redis
 Release
-dist	release artefacts under dist/ (C tarball, wheel and sdist, npm package, Go module)
+dist	release artefacts under dist/ (C tarball, wheel and sdist, npm packages, Go module); TARGET=<platform> adds that platform's
 dist-test	use each artefact as a user would, without Rust on PATH
 dist-all	dist, plus every other platform's C tarball, npm package and wheel, the WebAssembly packages and Pyodide wheel
 dist-all-test	each platform's artefacts installed as a user would: run natively, under qemu-user or wine, or inspected

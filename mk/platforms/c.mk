@@ -94,4 +94,5 @@ endef
 $(foreach p,$(C_PLATFORMS),$(eval $(call c_platform,$(p))))
 
 dist-all: $(addprefix dist-c-,$(C_PLATFORMS))
+$(foreach p,$(C_PLATFORMS),$(eval dist-platform-$(p): dist-c-$(p)))
 dist-all-test: $(addprefix dist-test-c-,$(C_PLATFORMS))

@@ -121,6 +121,7 @@ endef
 $(foreach p,$(NODE_CROSS),$(eval $(call node_cross_addon,$(p))))
 
 dist-node-all: $(addprefix dist-node-,$(NODE_CROSS))
+$(foreach n,$(NODE_CROSS),$(eval dist-platform-$(NODE_TABLE_$(n)): dist-node-$(n)))
 
 # --- the tests: tools/dist/test-node-cross.sh per platform, with what the
 # addon must state (the newest glibc: lib.mk's zig target; the minimum

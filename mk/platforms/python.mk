@@ -25,6 +25,7 @@ $(foreach p,$(CROSS_PLATFORMS),$(eval $(call wheel_for,$(p))))
 
 dist-python-all: $(addprefix dist-python-,$(CROSS_PLATFORMS))
 	@ls $(DIST)/python
+$(foreach p,$(CROSS_PLATFORMS),$(eval dist-platform-$(p): dist-python-$(p)))
 
 # --- arm64 Linux: Debian 12's arm64 CPython 3.11, unpacked under
 # build/python/arm64/root from Debian's archive with a private apt state

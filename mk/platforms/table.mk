@@ -65,8 +65,20 @@ $(WINE_STAMP): tools/dist/wine/bcryptprimitives.c | cross-tools
 	@touch $@
 .PHONY: wine-prefix
 
-# Each part (mk/platforms/*.mk) adds its steps to these two.
+# Each part (mk/platforms/*.mk) adds its steps to these two; dist-all then
+# lists every file under dist/ in dist/MANIFEST again.
 dist-all: dist
+	$(dist_manifest)
 dist-all-test:
+
+# `make dist TARGET=<platform>`: this machine's set and that platform's
+# packages, which each part adds to dist-platform-<platform>.
+ifneq ($(TARGET),)
+ifeq ($(filter $(TARGET),$(PLATFORMS)),)
+$(error TARGET=$(TARGET) is not a platform; the platforms: $(PLATFORMS))
+endif
+dist: dist-platform-$(TARGET)
+endif
+$(foreach p,$(PLATFORMS),$(eval dist-platform-$(p):))
 
 TEST_STEPS += dist-all-test

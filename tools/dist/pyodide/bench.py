@@ -3,8 +3,8 @@ run inside Pyodide by bench.mjs (the WebAssembly backend) and by the native
 wheel's Python, for the table bench.mjs prints. Prints one JSON object:
 operation -> microseconds per call (best of the rounds).
 
-The workload is PLATFORMS.md's: a body of 4 lines for one crawler, asked
-about 4 URLs in turn.
+The workload: a body of 4 lines for one crawler, asked about 4 URLs in
+turn.
 """
 
 from __future__ import annotations
