@@ -82,7 +82,7 @@ demo: $(DEMO_STEPS)
 # c-bench, node-bench, go-bench and python-bench from mk/*.mk), each writing its Markdown section
 # into $(BENCH_DIR); then BENCHMARKS.md: a header saying on what machine,
 # when and how busy it was, and the four sections.
-BENCH_STEPS := rust crawl preferences hostile c node go python fleet
+BENCH_STEPS := rust crawl preferences hostile c node go python pyodide fleet
 
 # What the steps run, built back to back first, so that all four measure
 # the same tree: the steps then skip c-lib and node-build (-o) and run a
@@ -112,7 +112,7 @@ bench_sample = echo $(1) $$(date +%s.%N) \
 
 # The header of BENCHMARKS.md, from the samples.
 define BENCH_HEADER_AWK
-BEGIN { name["build"] = "builds"; name["rust"] = "Rust"; name["c"] = "C"; name["node"] = "Node"; name["go"] = "Go"; name["python"] = "Python"; name["fleet"] = "fleet" }
+BEGIN { name["build"] = "builds"; name["rust"] = "Rust"; name["c"] = "C"; name["node"] = "Node"; name["go"] = "Go"; name["python"] = "Python"; name["pyodide"] = "Pyodide"; name["fleet"] = "fleet" }
 function dur(s) { return s >= 60 ? sprintf("%dm%02ds", s / 60, s % 60) : sprintf("%ds", s) }
 function others(db, dto, dw) { x = (db - dto) / tck / dw; return x < 0 ? 0 : x }
 NR == 1 { w0 = $$2; b0 = $$3; o0 = $$4; load0 = $$5; pw = $$2; pb = $$3; po = $$4; next }
@@ -156,6 +156,8 @@ bench:
 	@$(call bench_sample,go)
 	$(BENCH_STEP) python-bench
 	@$(call bench_sample,python)
+	$(BENCH_STEP) pyodide-bench
+	@$(call bench_sample,pyodide)
 	$(BENCH_STEP) fleet-bench
 	@$(call bench_sample,fleet)
 	@awk -v tck="$$(getconf CLK_TCK)" -v nproc="$$(nproc)" -v rounds="$(ROUNDS)" \

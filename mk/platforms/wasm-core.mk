@@ -78,7 +78,8 @@ dist-test-pyodide: dist-pyodide $(PYODIDE_STAMP)
 # wheel (make python) in the build venv, on the same script.
 pyodide-bench: dist-pyodide $(PYODIDE_STAMP) python
 	$(PY_VENV)/bin/pip install $(PY_PIP) --no-index --no-deps --force-reinstall $(PY_WHEEL)
-	node $(PYODIDE_TOOLS)/bench.mjs $(PYODIDE_DIST) --rounds $(ROUNDS) --native $(PY_VENV)/bin/python
+	node $(PYODIDE_TOOLS)/bench.mjs $(PYODIDE_DIST) --rounds $(ROUNDS) --native $(PY_VENV)/bin/python \
+		$(if $(BENCH_MD),--markdown $(abspath $(BENCH_DIR))/pyodide.md)
 
 dist-all: dist-pyodide
 dist-all-test: dist-test-pyodide
