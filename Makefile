@@ -24,14 +24,15 @@ rust-build:
 	$(CARGO) build --release
 
 # Formatting, lints and docs with every public item documented; and the
-# engine packaged as crates.io would take it (its own files only, built
-# alone from the package).
+# engine and the C ABI crate packaged as crates.io would take them (their
+# own files only, each built alone from its package; cargo resolves the C
+# crate's pin on the engine against the engine's package).
 rust-lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) clippy -p robotstxt-c --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
-	$(CARGO) package -p robotstxt-engine --allow-dirty --quiet
+	$(CARGO) package -p robotstxt-engine -p robotstxt-c --allow-dirty --quiet
 
 # The fleet tests start their own Redis servers (mk/redis.mk). The
 # linear-work test counts steps, so it needs the work-count feature.

@@ -20,7 +20,7 @@ go-stage	stage the static library for the Go package (bindings/go/lib)
 install	install the C library, header, pkg-config and CMake files, CLI (PREFIX=/usr/local)
 Test one part
 rust-test	the engine's and the C ABI crate's Rust tests
-rust-lint	rustfmt, clippy, docs, and the engine packaged as crates.io takes it
+rust-lint	rustfmt, clippy, docs, and the engine and C crates packaged as crates.io takes them
 c-test	the C suite under ASan and UBSan, linked to the static library
 c-install-test	make install into a scratch prefix; pkg-config and CMake consumers
 node-test	the Node binding's tests, lints and examples

@@ -69,6 +69,18 @@ fn every_package_has_the_engines_version() {
             checked.push(manifest.display().to_string());
         }
     }
+    // The C ABI crate pins the engine exactly: they are released together.
+    let c_manifest = fs::read_to_string(root.join("bindings/c/Cargo.toml")).unwrap();
+    assert!(
+        c_manifest.contains(&format!("version = \"={version}\", path = \"../..\"")),
+        "bindings/c/Cargo.toml must pin robotstxt-engine at ={version}"
+    );
+    // The Pyodide wheel takes Cargo.toml's version when it is built.
+    let wheel = fs::read_to_string(root.join("bindings/python/pyodide/build_wheel.py")).unwrap();
+    assert!(
+        wheel.contains("\"Cargo.toml\""),
+        "bindings/python/pyodide/build_wheel.py must read Cargo.toml's version"
+    );
     // The Python package takes its version from its crate (pyproject.toml
     // says so); a version written there would be a second source.
     let pyproject = fs::read_to_string(root.join("bindings/python/pyproject.toml")).unwrap();
