@@ -23,7 +23,7 @@ name="$goos/$goarch"
 
 # Top-level tests that cannot apply here, as NAME=why, per platform.
 declare -A not_here=(
-	[windows]="TestNoRedisDependency=it runs the go command, and there is no Windows Go toolchain under wine; dist-test-go runs it"
+	[windows]="TestDependencies=it runs the go command, and there is no Windows Go toolchain under wine; dist-test-go runs it"
 )
 
 fail() { echo "test-go-cross: $name: FAILED: $*" >&2; exit 1; }
