@@ -45,19 +45,9 @@ root=$(cd "$here/../.." && pwd)
 name=robotstxt-engine-$platform
 fail() { echo "test-node-cross: $platform: FAILED: $*" >&2; exit 1; }
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-case "$work/" in "$root"/*) fail "$work is inside the repository" ;; esac
-! command -v cargo >/dev/null && ! command -v rustc >/dev/null || fail "cargo or rustc on PATH"
-project=$work/project
-mkdir "$project"
-cd "$project"
-
-# As test-node.sh: nothing of the repository's environment reaches node or
-# npm, npm has a cache of its own, is offline, and its registry refuses.
-unset NODE_PATH NODE_OPTIONS
-export npm_config_cache=$work/npm-cache npm_config_offline=true npm_config_registry=http://127.0.0.1:9/ \
-	npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+# shellcheck source-path=SCRIPTDIR source=node-project.sh
+. "$here/node-project.sh"
+enter_offline_project
 
 # The platform as npm's flags spell it: linux-arm64-gnu is --os=linux
 # --cpu=arm64 --libc=glibc; win32-x64-msvc names no libc.
@@ -88,18 +78,7 @@ npm install --no-progress --loglevel=http --save-optional "${flags[@]}" "$main" 
 package=node_modules/$name
 [ -f "$package/robotstxt.$platform.node" ] || fail "$name holds no robotstxt.$platform.node"
 [ ! -e node_modules/robotstxt-engine/node_modules ] || fail "npm nested a second copy under robotstxt-engine"
-node -e "
-const lock = require('./package-lock.json').packages['node_modules/$name']
-if (!lock || !/^file:/.test(lock.resolved)) process.exit(1)
-" || fail "$name did not come from its tarball"
-want=$(node -p "require('robotstxt-engine/package.json').optionalDependencies['$name']")
-got=$(node -p "require('$name/package.json').version")
-[ "$want" = "$got" ] || fail "robotstxt-engine wants $name $want, the tarball is $got"
-node -e "
-const main = require('robotstxt-engine/package.json')
-const other = Object.entries(main.optionalDependencies).filter(([, version]) => version !== main.version)
-if (other.length > 0) { console.error(other.join(' ')); process.exit(1) }
-" || fail "robotstxt-engine names optional dependencies at another version than its own"
+check_from_tarball "$name"
 inspected=$(python3 -B "$here/node/inspect-addon.py" "$package" "$platform" "${inspect_args[@]}") \
 	|| fail "the installed package is not what $platform needs"
 echo "test-node-cross: $platform: $inspected"

@@ -23,19 +23,11 @@ fail() { echo "test-node-wasm: FAILED: $*" >&2; exit 1; }
 redis=${ROBOTSTXT_REDIS_SERVER:-build/redis/redis-server}
 redis=$(cd "$root" && realpath "$redis")
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-case "$work/" in "$root"/*) fail "$work is inside the repository" ;; esac
-! command -v cargo >/dev/null && ! command -v rustc >/dev/null || fail "cargo or rustc on PATH"
-project=$work/project
-mkdir "$project"
-cd "$project"
-
-# Nothing of the repository's environment reaches node or npm (see
-# test-node.sh): offline, an empty cache, a registry that refuses.
-unset NODE_PATH NODE_OPTIONS ROBOTSTXT_BACKEND NAPI_RS_FORCE_WASI
-export npm_config_cache=$work/npm-cache npm_config_offline=true npm_config_registry=http://127.0.0.1:9/ \
-	npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+# shellcheck source-path=SCRIPTDIR source=node-project.sh
+. "$here/node-project.sh"
+enter_offline_project
+# Nor does a choice of build made outside.
+unset ROBOTSTXT_BACKEND NAPI_RS_FORCE_WASI
 
 npm init -y >/dev/null
 npm install --no-progress --loglevel=http --cpu=wasm32 --force "$main" "$wasm" 2>npm-install.log \

@@ -13,23 +13,12 @@ platform=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 fail() { echo "test-node: FAILED: $*" >&2; exit 1; }
+# shellcheck source-path=SCRIPTDIR source=node-project.sh
+. "$here/node-project.sh"
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-case "$work/" in "$root"/*) fail "$work is inside the repository" ;; esac
-! command -v cargo >/dev/null && ! command -v rustc >/dev/null || fail "cargo or rustc on PATH"
-project=$work/project
-mkdir "$project"
+enter_offline_project
 cp "$here"/node/shop-check.cjs "$here"/node/shop.cjs "$here"/node/shop.mjs "$here"/node/missing.cjs \
 	"$root/examples/shop/robots.txt" "$project/"
-cd "$project"
-
-# Nothing of the repository's environment reaches node or npm: no module
-# path, an npm cache of its own, offline, and a registry that refuses
-# connections, should offline be ignored.
-unset NODE_PATH NODE_OPTIONS
-export npm_config_cache=$work/npm-cache npm_config_offline=true npm_config_registry=http://127.0.0.1:9/ \
-	npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 
 npm init -y >/dev/null
 # One command: the platform tarball is then what satisfies the main
@@ -44,19 +33,7 @@ name=robotstxt-engine-linux-x64-gnu
 [ -f node_modules/$name/robotstxt.linux-x64-gnu.node ] || fail "$name holds no addon"
 [ ! -e node_modules/robotstxt-engine/node_modules ] || fail "npm nested a second copy under robotstxt-engine"
 [ ! -e node_modules/robotstxt-engine/robotstxt.linux-x64-gnu.node ] || fail "the main package carries an addon"
-node -e "
-const lock = require('./package-lock.json').packages['node_modules/$name']
-if (!lock || !/^file:/.test(lock.resolved)) process.exit(1)
-" || fail "$name did not come from its tarball"
-want=$(node -p "require('robotstxt-engine/package.json').optionalDependencies['$name']")
-got=$(node -p "require('$name/package.json').version")
-[ "$want" = "$got" ] || fail "robotstxt-engine wants $name $want, the tarball is $got"
-# Every platform's package, built here or by dist-all, at the main package's version.
-node -e "
-const main = require('robotstxt-engine/package.json')
-const other = Object.entries(main.optionalDependencies).filter(([, version]) => version !== main.version)
-if (other.length > 0) { console.error(other.join(' ')); process.exit(1) }
-" || fail "robotstxt-engine names optional dependencies at another version than its own"
+check_from_tarball "$name"
 
 node shop.cjs | tee shop-cjs.log
 node shop.mjs | tee shop-mjs.log
