@@ -235,8 +235,13 @@ suite() {
 	elif [ "$label/$libc" = shared/musl ]; then
 		seen "$what: needs $shared_id; no musl dynamic loader here"
 	else
-		result=$(run_here "$program" | tail -n 1)
-		case "$result" in *" passed, 0 failed") ;; *) fail "$what: $result" ;; esac
+		# A suite that exits non-zero still says why: its last lines.
+		output=$(run_here "$program") || true
+		result=$(tail -n 1 <<< "$output")
+		case "$result" in
+		*" passed, 0 failed") ;;
+		*) fail "$what: exited with$(printf '\n    %s' "$(tail -n 5 <<< "$output")")" ;;
+		esac
 		ok "$what ran here$how: $result"
 	fi
 }
