@@ -1,15 +1,19 @@
 -- Whether a slot's request may be sent now (HostPace::confirm).
 -- KEYS: pace, flight. ARGV: the pace options (5), now (or ''), the slot's
 -- start and generation, a name for the request's in-flight place, and
--- optionally the delay the worker last set for the host (see load_pace).
--- Returns {answer, start, generation, until, now}: answer 0 go (until:
+-- optionally what the worker knew of the host (see parse_known).
+-- Returns {answer, start, generation, until, now}, then the state when
+-- the worker passed it in full (see with_state): answer 0 go (until:
 -- now), 1 wait until, 2 wait until (busy: the in-flight limit), 3
 -- switched off (until: now).
 local o = pace_options(ARGV)
 local now = clock(ARGV[6])
 local start, gen = tonumber(ARGV[7]), tonumber(ARGV[8])
-local s = load_pace(KEYS[1], ARGV[10])
-if s.off then return { 3, start, gen, now, now } end
+local s = load_pace(KEYS[1], ARGV[10], now, o)
+if s.off then
+  save_pace(KEYS[1], KEYS[2], s, o, now)
+  return with_state({ 3, start, gen, now, now }, s)
+end
 if gen ~= s.gen then
   start = math.max(s.next, now, earliest(s, o))
   s.next = start + gap(s, o)
@@ -27,4 +31,4 @@ else
   redis.call('ZADD', KEYS[2], now + o.timeout, ARGV[9])
 end
 save_pace(KEYS[1], KEYS[2], s, o, now)
-return { answer, start, gen, until_, now }
+return with_state({ answer, start, gen, until_, now }, s)

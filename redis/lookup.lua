@@ -1,7 +1,10 @@
 -- One worker's look at an origin's shared copy, taking the fetch lease
 -- when a fetch is due and nobody holds it.
 -- KEYS: copy (a hash: data, version, due, fence), lease.
--- ARGV: lease ms, now (or ''), the version the worker holds ('': none).
+-- ARGV: lease ms, now (or ''), the version the worker holds ('': none),
+-- and optionally '1' when the worker cannot read the fleet's copy (damaged,
+-- or of a newer format): it is then due for this worker, which fetches
+-- over it unless another worker holds the lease.
 -- Returns {kind, now, version, due, token or ms left, data}:
 --   'fresh' — the copy is not due;
 --   'fetch' — due, or no copy: this worker holds the lease, under the
@@ -17,7 +20,7 @@ local v = redis.call('HMGET', KEYS[1], 'version', 'due')
 local version, due = v[1] or '', tonumber(v[2])
 local data = ''
 if version ~= '' and version ~= held then data = redis.call('HGET', KEYS[1], 'data') or '' end
-if due ~= nil and now < due then
+if due ~= nil and now < due and ARGV[4] ~= '1' then
   return { 'fresh', now, version, due, '', data }
 end
 local lease = load_lease(KEYS[2])

@@ -3,12 +3,13 @@
 -- the Retry-After and a gap after now, and voids the slots handed out;
 -- any other answer halves the backoff.
 -- KEYS: pace, flight. ARGV: the pace options (5), now (or ''), status
--- (-1: no response), Retry-After in ms (-1: none), and optionally the
--- delay the worker last set for the host (see load_pace). Returns the gap.
+-- (-1: no response), Retry-After in ms (-1: none), and optionally what
+-- the worker knew of the host (see parse_known). Returns the gap, or
+-- {gap} and the state when the worker passed it in full.
 local o = pace_options(ARGV)
 local now = clock(ARGV[6])
-local status, retry_after = tonumber(ARGV[7]), tonumber(ARGV[8])
-local s = load_pace(KEYS[1], ARGV[9])
+local status, retry_after = tonumber(ARGV[7]), math.floor(tonumber(ARGV[8]))
+local s = load_pace(KEYS[1], ARGV[9], now, o)
 redis.call('ZPOPMIN', KEYS[2])
 if status == 429 or (status >= 500 and status <= 599) then
   s.factor = math.min(s.factor * 2, MAX_FACTOR)
@@ -21,4 +22,5 @@ elseif status >= 0 then
   s.factor = math.max(math.floor(s.factor / 2), 1)
 end
 save_pace(KEYS[1], KEYS[2], s, o, now)
-return gap(s, o)
+if not s.answer_state then return gap(s, o) end
+return with_state({ gap(s, o) }, s)

@@ -82,6 +82,14 @@ pub enum Error {
         /// The length of the body given.
         given: usize,
     },
+    /// A reply to a fleet script that is not the script's answer (another
+    /// script's, a client's error, or a key written by something else).
+    BadReply {
+        /// The script.
+        script: &'static str,
+        /// What is wrong with the reply.
+        reason: String,
+    },
     /// An option value out of its range.
     InvalidOption {
         /// The option's name.
@@ -156,6 +164,12 @@ impl fmt::Display for Error {
                 "the body given ({given} bytes) is not the one the entry's copy was parsed \
                  from ({expected} bytes read): pass the 2xx body of the fetch that stored \
                  the copy, or Entry::stored_body of the bytes it was decoded from"
+            ),
+            Error::BadReply { script, reason } => write!(
+                f,
+                "the reply to the fleet script {script} cannot be read: {reason} (run the \
+                 script the step names with its keys and arguments, and hand over the reply as \
+                 the Redis client gave it)"
             ),
             Error::InvalidOption { name, expected } => {
                 write!(f, "invalid value for option {name}: expected {expected}")

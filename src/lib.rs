@@ -38,12 +38,14 @@
 #![warn(missing_docs)]
 
 // The layers, bottom up: reading a file, matching URLs against one
-// crawler's rules, and the crawl policy around them. The C ABI is its own
+// crawler's rules, the crawl policy around them, and a fleet's shared steps
+// over Redis, sans I/O. The C ABI is its own
 // crate (bindings/c).
 mod crawl;
 #[cfg(test)]
 mod draw;
 mod error;
+mod fleet;
 mod matching;
 mod parse;
 #[cfg(feature = "work-count")]
@@ -67,6 +69,15 @@ pub use agent::check_crawler;
 pub use cache::{Cache, CacheOptions, CacheStats, Cached, Lease, Lookup, WhenFetching};
 pub use diagnostics::Diagnostic;
 pub use error::Error;
+pub use fleet::cache::{
+    FleetCache, FleetCacheOptions, FleetCacheStats, FleetLease, FleetLookup, LookupStep, StoreStep,
+    Stored,
+};
+pub use fleet::call::{At, ScriptCall};
+pub use fleet::pacer::{
+    FleetConfirm, FleetPaceState, FleetPacer, FleetPacerOptions, FleetTicket, KnownPace, PaceStep,
+};
+pub use fleet::reply::Reply;
 pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
 pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use origin::robots_origin;

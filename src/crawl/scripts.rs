@@ -17,13 +17,14 @@ macro_rules! script {
     };
 }
 
-/// Every script by name: `lookup`, `store` and `abandon` for the cache;
+/// Every script by name: `lookup`, `store`, `renew` and `abandon` for the cache;
 /// `reserve`, `confirm`, `cancel`, `record`, `set_delay`, `set_enabled`
 /// and `pace_state` for the pacer. Each file's head says its keys,
 /// arguments and answer.
-pub const FLEET_SCRIPTS: [(&str, &str); 10] = [
+pub const FLEET_SCRIPTS: [(&str, &str); 11] = [
     script!("lookup"),
     script!("store"),
+    script!("renew"),
     script!("abandon"),
     script!("reserve"),
     script!("confirm"),
