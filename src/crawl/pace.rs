@@ -168,7 +168,8 @@ impl HostPace {
             self.in_flight.swap_remove(at);
         }
         if matches!(status, Some(429 | 500..=599)) {
-            self.factor = self.factor.saturating_mul(2).min(MAX_FACTOR);
+            // A factor of 0 (a state zero-filled, not made by `new`) is 1.
+            self.factor = self.factor.max(1).saturating_mul(2).min(MAX_FACTOR);
             if let Some(wait) = retry_after_ms {
                 let until = now.saturating_add(wait.min(MAX_RETRY_AFTER_MS));
                 self.not_before = self.not_before.max(until);

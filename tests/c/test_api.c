@@ -1140,6 +1140,26 @@ static bool test_host_pace(void) {
     return ok;
 }
 
+/* A pace zero-filled instead of initialised (factor 0) paces as an
+ * initialised one: a 429 still doubles the gap. */
+static bool test_host_pace_zero_filled(void) {
+    bool ok = true;
+    robotstxt_pacer_options options = robotstxt_pacer_options_default();
+    uint64_t room[1] = {0};
+    robotstxt_host_pace zeroed;
+    robotstxt_host_pace initialised;
+    memset(&zeroed, 0, sizeof zeroed);
+    zeroed.in_flight_until_ms = room;
+    zeroed.in_flight_cap = 1;
+    ok &= OK(robotstxt_host_pace_init(&initialised, room, 1));
+    ok &= CHECK(robotstxt_host_pace_gap_ms(&zeroed, &options) == robotstxt_host_pace_gap_ms(&initialised, &options));
+    ok &= OK(robotstxt_host_pace_record(&zeroed, 1000, 429, false, 0, &options));
+    ok &= CHECK(robotstxt_host_pace_gap_ms(&zeroed, &options) == 2 * options.floor_ms);
+    ok &= OK(robotstxt_host_pace_record(&zeroed, 2000, 503, false, 0, &options));
+    ok &= CHECK(robotstxt_host_pace_gap_ms(&zeroed, &options) == 4 * options.floor_ms);
+    return ok;
+}
+
 static const struct api_test TESTS[] = {
     {"version_and_messages", test_version_and_messages},
     {"shop_answers", test_shop_answers},
@@ -1165,6 +1185,7 @@ static const struct api_test TESTS[] = {
     {"entry_after_limit", test_entry_after_limit},
     {"stored_copy", test_stored_copy},
     {"host_pace", test_host_pace},
+    {"host_pace_zero_filled", test_host_pace_zero_filled},
 };
 
 void run_api_tests(size_t *passed, size_t *failed) {
