@@ -68,7 +68,16 @@ fn cache(prefix: &str, lease_ms: u64) -> FleetCache {
 /// Runs a lookup to its end: an answer, a fetch or a wait (and how many
 /// calls it took).
 fn look(redis: &mut Connection, cache: &mut FleetCache, at: At) -> (FleetLookup, usize) {
-    let mut step = cache.lookup(URL.as_bytes(), at).unwrap();
+    look_when(redis, cache, at, WhenFetching::Wait)
+}
+
+fn look_when(
+    redis: &mut Connection,
+    cache: &mut FleetCache,
+    at: At,
+    when: WhenFetching,
+) -> (FleetLookup, usize) {
+    let mut step = cache.lookup(URL.as_bytes(), at, when).unwrap();
     let mut calls = 0;
     while let FleetLookup::Run(pending) = step {
         calls += 1;
@@ -179,13 +188,15 @@ fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it() {
         let mut third = cache(&prefix, 60_000);
         let (step, _) = look(&mut redis, &mut third, At::Monotonic(0));
         assert!(matches!(step, FleetLookup::Wait { .. }), "{how}: {step:?}");
-        let mut careful = FleetCache::new(FleetCacheOptions {
-            prefix: prefix.clone(),
-            when_fetching: WhenFetching::DisallowAll,
-            ..FleetCacheOptions::default()
-        })
-        .unwrap();
-        match look(&mut redis, &mut careful, At::Monotonic(0)).0 {
+        let mut careful = cache(&prefix, 60_000);
+        match look_when(
+            &mut redis,
+            &mut careful,
+            At::Monotonic(0),
+            WhenFetching::DisallowAll,
+        )
+        .0
+        {
             FleetLookup::Ready {
                 answer, retry_at, ..
             } => {
@@ -327,7 +338,11 @@ fn a_held_copy_is_due_by_the_fleets_clock_not_the_workers_wall_clock() {
     // 2 s on the monotonic clock (whatever the wall clock did meanwhile):
     // the copy is due, and Redis is asked.
     let mut step = worker
-        .lookup(URL.as_bytes(), At::Monotonic(mono + 2_001))
+        .lookup(
+            URL.as_bytes(),
+            At::Monotonic(mono + 2_001),
+            WhenFetching::Wait,
+        )
         .unwrap();
     assert!(matches!(step, FleetLookup::Run(_)), "{step:?}");
     if let FleetLookup::Run(pending) = step {

@@ -31,9 +31,6 @@ pub struct FleetCacheOptions {
     pub capacity: usize,
     /// How copies age and how fetch outcomes read.
     pub policy: FreshnessPolicy,
-    /// What a lookup answers while another worker fetches an origin no
-    /// copy of which is held.
-    pub when_fetching: WhenFetching,
 }
 
 impl Default for FleetCacheOptions {
@@ -44,7 +41,6 @@ impl Default for FleetCacheOptions {
             keep_ms: 31 * 24 * 3600 * 1000,
             capacity: 10_000,
             policy: FreshnessPolicy::default(),
-            when_fetching: WhenFetching::Wait,
         }
     }
 }
@@ -111,6 +107,7 @@ pub struct LookupStep {
     call: ScriptCall,
     origin: Box<str>,
     sent: At,
+    when_fetching: WhenFetching,
     /// The copy held when the call was made, by which its answer is read.
     held: Option<Arc<Held>>,
     cache: u64,
@@ -266,16 +263,27 @@ impl FleetCache {
     }
 
     /// Looks up `url`'s origin at `at`: a fresh copy held answers at once;
-    /// otherwise a call to run.
+    /// otherwise a call to run. `when_fetching` says what answers while
+    /// another worker fetches an origin no copy of which is held.
     ///
     /// # Errors
     /// [`Error::InvalidUrl`] for a URL with no robots.txt.
-    pub fn lookup(&mut self, url: &[u8], at: At) -> Result<FleetLookup, Error> {
+    pub fn lookup(
+        &mut self,
+        url: &[u8],
+        at: At,
+        when_fetching: WhenFetching,
+    ) -> Result<FleetLookup, Error> {
         let origin = robots_origin(url)?;
         if let Some(ready) = self.peek(&origin, at) {
             return Ok(ready);
         }
-        Ok(FleetLookup::Run(self.lookup_step(origin.into(), at, None)))
+        Ok(FleetLookup::Run(self.lookup_step(
+            origin.into(),
+            at,
+            when_fetching,
+            None,
+        )))
     }
 
     /// The held copy's answer while it is fresh at `at`, counted; `None`
@@ -307,7 +315,13 @@ impl FleetCache {
     /// The lookup call for `origin`; `unreadable`, the version of the
     /// fleet's copy this worker could not read, makes it due for this
     /// worker (and Redis need not send it again).
-    fn lookup_step(&self, origin: Box<str>, at: At, unreadable: Option<&str>) -> LookupStep {
+    fn lookup_step(
+        &self,
+        origin: Box<str>,
+        at: At,
+        when_fetching: WhenFetching,
+        unreadable: Option<&str>,
+    ) -> LookupStep {
         let held = match unreadable {
             Some(_) => None,
             None => self.copies.peek(&*origin).cloned(),
@@ -327,6 +341,7 @@ impl FleetCache {
             call,
             origin,
             sent: at,
+            when_fetching,
             held,
             cache: self.id,
         }
@@ -374,6 +389,7 @@ impl FleetCache {
             "fresh" if unreadable => Ok(FleetLookup::Run(self.lookup_step(
                 step.origin,
                 step.sent,
+                step.when_fetching,
                 Some(&version),
             ))),
             "fresh" => match copy {
@@ -389,7 +405,7 @@ impl FleetCache {
                 }
                 self.stats.misses += 1;
                 let until = now.saturating_add(r.ms(4)?);
-                Ok(match self.options.when_fetching {
+                Ok(match step.when_fetching {
                     WhenFetching::Wait => FleetLookup::Wait { until },
                     // Behaviour §6: nothing known yet, nothing allowed.
                     WhenFetching::DisallowAll => FleetLookup::Ready {
