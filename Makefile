@@ -27,11 +27,15 @@ rust-build:
 # engine and the C ABI crate packaged as crates.io would take them (their
 # own files only, each built alone from its package; cargo resolves the C
 # crate's pin on the engine against the engine's package).
+# cargo package verifies robotstxt-c against the engine it unpacked for
+# an earlier `cargo package` of the same version, if one is there: those
+# copies go first, so that this tree's engine is the one verified.
 rust-lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) clippy -p robotstxt-c --all-targets -- -D warnings
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps
+	rm -rf "$${CARGO_HOME:-$$HOME/.cargo}"/registry/src/*/robotstxt-engine-*
 	$(CARGO) package -p robotstxt-engine -p robotstxt-c --allow-dirty --quiet
 
 # The fleet tests start their own Redis servers (mk/redis.mk). The

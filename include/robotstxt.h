@@ -125,6 +125,55 @@ typedef struct robotstxt_content_signal robotstxt_content_signal;
 typedef struct robotstxt_entry robotstxt_entry;
 
 /**
+ * One worker's side of a fleet's shared robots.txt cache. Synchronised:
+ * share one per worker between any number of threads. Only
+ * `robotstxt_fleet_cache_free` must not overlap with other uses. Free it
+ * with `robotstxt_fleet_cache_free`.
+ */
+typedef struct robotstxt_fleet_cache robotstxt_fleet_cache;
+
+/**
+ * The right, and duty, to fetch one origin's robots.txt for the fleet,
+ * from a FETCH lookup. Renew it while the fetch goes on
+ * (`robotstxt_fleet_cache_renew`), then pass it once to
+ * `robotstxt_fleet_cache_store` or `_abandon` of the cache that handed it
+ * out, and free it with `robotstxt_fleet_lease_free`. It may move between
+ * threads; only its `_free` must not overlap with other uses.
+ */
+typedef struct robotstxt_fleet_lease robotstxt_fleet_lease;
+
+/**
+ * One worker's side of a fleet's shared pacer. Synchronised: share one per
+ * worker between any number of threads. Only `robotstxt_fleet_pacer_free`
+ * must not overlap with other uses. Free it with
+ * `robotstxt_fleet_pacer_free`.
+ */
+typedef struct robotstxt_fleet_pacer robotstxt_fleet_pacer;
+
+/**
+ * A call of the fleet to make on Redis, and the state that reads its
+ * reply. Run its script (`robotstxt_fleet_step_script`): `EVALSHA` with the
+ * SHA-1 of its source, or `EVAL` with the source
+ * (`robotstxt_fleet_step_source`) when the server answers `NOSCRIPT`, with
+ * its keys and arguments in order; then pass the reply to the `*_reply`
+ * function that reads it (or to `robotstxt_fleet_cache_store_failed`, for a
+ * store Redis failed to take). Text the accessors hand out borrows from the
+ * step and stays valid until it is freed. Free it with
+ * `robotstxt_fleet_step_free`, read or not. It may move between threads;
+ * only its `_free` must not overlap with other uses.
+ */
+typedef struct robotstxt_fleet_step robotstxt_fleet_step;
+
+/**
+ * A slot of the fleet for one request to one host, from
+ * `robotstxt_fleet_pacer_reserve_reply`: confirm it just before sending,
+ * until GO or DISABLED (then it is spent), or cancel it. Calls on it may
+ * overlap; only `robotstxt_fleet_ticket_free` must not overlap with other
+ * uses. Free it with `robotstxt_fleet_ticket_free`.
+ */
+typedef struct robotstxt_fleet_ticket robotstxt_fleet_ticket;
+
+/**
  * The right, and duty, to fetch one origin's robots.txt, handed out by
  * `robotstxt_cache_lookup`. Pass it once to `robotstxt_cache_store` or
  * `robotstxt_cache_abandon` of the same cache, then free it with
@@ -485,6 +534,66 @@ typedef struct robotstxt_fetch {
 } robotstxt_fetch;
 
 /**
+ * A response to a fetch of `/robots.txt`, as the HTTP client hands it
+ * over: the header values raw, unparsed. Zero-initialise it
+ * (`robotstxt_http_response r = {0};`) and set what you have: every header
+ * is then absent. A header sent several times is passed joined by `", "`,
+ * as HTTP clients join them, or as its first value.
+ */
+typedef struct robotstxt_http_response {
+  /**
+   * The final HTTP status, or 0 for a network error or timeout.
+   */
+  uint16_t http_status;
+  /**
+   * How many redirects were followed to reach it.
+   */
+  uint32_t redirects;
+  /**
+   * The body, for a 2xx.
+   */
+  struct robotstxt_str body;
+  /**
+   * Whether the response had `Retry-After`.
+   */
+  bool has_retry_after;
+  /**
+   * The `Retry-After` value.
+   */
+  struct robotstxt_str retry_after;
+  /**
+   * Whether the response had `Cache-Control`.
+   */
+  bool has_cache_control;
+  /**
+   * The `Cache-Control` value.
+   */
+  struct robotstxt_str cache_control;
+  /**
+   * Whether the response had `ETag`.
+   */
+  bool has_etag;
+  /**
+   * The `ETag` value.
+   */
+  struct robotstxt_str etag;
+  /**
+   * Whether the response had `Last-Modified`.
+   */
+  bool has_last_modified;
+  /**
+   * The `Last-Modified` value.
+   */
+  struct robotstxt_str last_modified;
+} robotstxt_http_response;
+
+/**
+ * Which header values `robotstxt_http_read` ignored: a bitwise OR of
+ * `ROBOTSTXT_HTTP_IGNORED_*`, 0 for none.
+ */
+typedef uint32_t robotstxt_http_ignored;
+
+/**
  * What to do once a file has stayed unreachable past the limit.
  */
 typedef uint32_t robotstxt_after_limit;
@@ -793,6 +902,345 @@ typedef struct robotstxt_slot {
 } robotstxt_slot;
 
 /**
+ * A fleet cache's options. Start from
+ * `robotstxt_fleet_cache_options_default()`.
+ */
+typedef struct robotstxt_fleet_cache_options {
+  /**
+   * Put before every key; read during `robotstxt_fleet_cache_new` only.
+   * Empty: `robotstxt:`. Workers of one fleet use the same.
+   */
+  struct robotstxt_str prefix;
+  /**
+   * How long a fetch lease lasts unless renewed: 60,000. Its holder
+   * renews it every `robotstxt_fleet_cache_renew_every_ms` while the
+   * fetch goes on.
+   */
+  uint64_t lease_ms;
+  /**
+   * How long Redis keeps a copy after its last store: 31 days.
+   */
+  uint64_t keep_ms;
+  /**
+   * How many origins this worker keeps decoded: 10,000.
+   */
+  size_t capacity;
+  /**
+   * How copies age and how fetch outcomes read. Workers of one fleet use
+   * the same.
+   */
+  struct robotstxt_freshness_policy policy;
+} robotstxt_fleet_cache_options;
+
+/**
+ * When a fleet step happens, as the worker tells it.
+ */
+typedef struct robotstxt_fleet_at {
+  /**
+   * `false`: `ms` is a reading of the worker's monotonic clock, from any
+   * origin; the fleet's time is Redis's (`TIME`), and the library keeps
+   * the worker's offset to it from each reply, so that a step of the
+   * worker's wall clock moves nothing. `true`: `ms` is a time the caller
+   * gives on the fleet's clock, which the scripts take instead of
+   * Redis's (tests, replays).
+   */
+  bool given;
+  /**
+   * The reading or the time, in ms.
+   */
+  uint64_t ms;
+} robotstxt_fleet_at;
+
+/**
+ * What a fleet lookup comes to. Only the fields of its `kind` are set;
+ * the others are 0, false or NULL. Of `rules`, `lease` and `step`, at most
+ * one is non-NULL and it is yours to free.
+ *
+ * - `ROBOTSTXT_LOOKUP_READY`: answer with `rules` (as `robotstxt_lookup`).
+ * - `ROBOTSTXT_LOOKUP_RUN`: run `step`, then pass its reply to
+ *   `robotstxt_fleet_cache_lookup_reply`.
+ * - `ROBOTSTXT_LOOKUP_FETCH`: fetch `/robots.txt` under `lease`, renewing
+ *   it meanwhile, then store or abandon it.
+ * - `ROBOTSTXT_LOOKUP_WAIT`: another worker fetches and no copy is held:
+ *   look up again at `until_ms` (fleet time;
+ *   `robotstxt_fleet_cache_ms_until`) or sooner.
+ */
+typedef struct robotstxt_fleet_lookup {
+  /**
+   * A `ROBOTSTXT_LOOKUP_*` value.
+   */
+  robotstxt_lookup_kind kind;
+  /**
+   * READY: a `ROBOTSTXT_ANSWER_*` value.
+   */
+  robotstxt_answer answer;
+  /**
+   * READY: the copy is past its freshness (kept while another worker
+   * refreshes it, or while the file is unreachable).
+   */
+  bool stale;
+  /**
+   * READY: the rules for the token looked up. Free with
+   * `robotstxt_rules_free`.
+   */
+  struct robotstxt_rules *rules;
+  /**
+   * FETCH: the fleet's lease. Free with `robotstxt_fleet_lease_free`.
+   */
+  struct robotstxt_fleet_lease *lease;
+  /**
+   * RUN: the step to run. Free with `robotstxt_fleet_step_free`.
+   */
+  struct robotstxt_fleet_step *step;
+  /**
+   * WAIT: when the other worker's lease runs out (fleet time, ms).
+   */
+  uint64_t until_ms;
+  /**
+   * READY: whether `answer` is a blanket answer, and why.
+   */
+  struct robotstxt_blanket blanket;
+  /**
+   * READY: whether `retry_at_ms` is set: the last fetch failed, or
+   * another worker fetches (with `ROBOTSTXT_WHEN_FETCHING_DISALLOW_ALL`).
+   */
+  bool has_retry_at;
+  /**
+   * READY, with `has_retry_at`: when to ask again (fleet time, ms).
+   */
+  uint64_t retry_at_ms;
+} robotstxt_fleet_lookup;
+
+/**
+ * The kind of a `robotstxt_fleet_reply_item`.
+ */
+typedef uint32_t robotstxt_fleet_reply_kind;
+
+/**
+ * One item of a Redis reply, as the client gave it. A script's reply is
+ * passed as an array of them: an array reply item by item, a scalar or an
+ * error reply as one item. Zero-initialise it and set what the kind uses.
+ */
+typedef struct robotstxt_fleet_reply_item {
+  /**
+   * A `ROBOTSTXT_FLEET_REPLY_*` value.
+   */
+  robotstxt_fleet_reply_kind kind;
+  /**
+   * INT: the integer.
+   */
+  int64_t integer;
+  /**
+   * BYTES and ERROR: the text, read during the call only.
+   */
+  const uint8_t *bytes;
+  /**
+   * The length of `bytes`.
+   */
+  size_t len;
+} robotstxt_fleet_reply_item;
+
+/**
+ * A lease's origin, URL to fetch and validators; the text borrows from
+ * the lease and stays valid until it is freed.
+ */
+typedef struct robotstxt_fleet_lease_info {
+  /**
+   * The normalised origin, such as `https://example.com:8443`.
+   */
+  struct robotstxt_str origin;
+  /**
+   * The URL to fetch: the origin's `/robots.txt`.
+   */
+  struct robotstxt_str robots_url;
+  /**
+   * The validators of the copy the fetch refreshes, for a conditional
+   * request (none without a copy this worker could read).
+   */
+  struct robotstxt_validators validators;
+} robotstxt_fleet_lease_info;
+
+/**
+ * What a store came to.
+ */
+typedef struct robotstxt_fleet_stored {
+  /**
+   * What the fetch's outcome meant: a `ROBOTSTXT_DISPOSITION_*` value.
+   */
+  robotstxt_disposition disposition;
+  /**
+   * Whether the fleet took the copy: false when the lease had run out
+   * and another is current (the next lookup reads the fleet's copy), or
+   * Redis failed.
+   */
+  bool stored;
+  /**
+   * Whether Redis failed to take it (an error reply, or
+   * `robotstxt_fleet_cache_store_failed`): this worker holds the copy
+   * alone, and the failure is counted.
+   */
+  bool failed;
+  /**
+   * A `ROBOTSTXT_ANSWER_*` value for `rules`.
+   */
+  robotstxt_answer answer;
+  /**
+   * The rules for the token stored with, from the fetch. Free with
+   * `robotstxt_rules_free`.
+   */
+  struct robotstxt_rules *rules;
+  /**
+   * Whether `answer` is a blanket answer, and why.
+   */
+  struct robotstxt_blanket blanket;
+} robotstxt_fleet_stored;
+
+/**
+ * A fleet cache's counters since it was made, in this worker.
+ */
+typedef struct robotstxt_fleet_cache_counters {
+  /**
+   * Answers from a fresh copy.
+   */
+  uint64_t hits;
+  /**
+   * Lookups with no usable copy.
+   */
+  uint64_t misses;
+  /**
+   * Fetches this worker was handed.
+   */
+  uint64_t fetches;
+  /**
+   * Answers from a copy past its freshness.
+   */
+  uint64_t stale;
+  /**
+   * Origins dropped to stay within capacity.
+   */
+  uint64_t evictions;
+  /**
+   * Copies in Redis this worker could not read (damaged, or of a newer
+   * format): answered as no copy, and fetched over.
+   */
+  uint64_t unreadable;
+  /**
+   * Calls that failed in Redis (`robotstxt_fleet_cache_redis_failed`,
+   * `robotstxt_fleet_cache_store_failed`).
+   */
+  uint64_t redis_errors;
+  /**
+   * Origins held now.
+   */
+  uint64_t entries;
+} robotstxt_fleet_cache_counters;
+
+/**
+ * A fleet pacer's options. Times in ms. Start from
+ * `robotstxt_fleet_pacer_options_default()`. Workers of one fleet use the
+ * same prefix and pace.
+ */
+typedef struct robotstxt_fleet_pacer_options {
+  /**
+   * Put before every key; read during `robotstxt_fleet_pacer_new` only.
+   * Empty: `robotstxt:`.
+   */
+  struct robotstxt_str prefix;
+  /**
+   * The smallest gap between two request starts to one host: 1,000.
+   */
+  uint64_t floor_ms;
+  /**
+   * The largest gap backoff may widen to: 600,000.
+   */
+  uint64_t backoff_cap_ms;
+  /**
+   * At most this many requests to one host in flight at once, across
+   * the fleet: 1. 0 is taken as 1.
+   */
+  uint32_t max_in_flight;
+  /**
+   * A request confirmed and never recorded frees its place after this
+   * long: 120,000.
+   */
+  uint64_t in_flight_timeout_ms;
+  /**
+   * How long Redis keeps a host's pace after it last held anything back:
+   * 24 h.
+   */
+  uint64_t retain_ms;
+  /**
+   * How many hosts this worker remembers the pace of, to restore a host
+   * whose state Redis lost: 10,000.
+   */
+  size_t known_capacity;
+  /**
+   * Names this worker's in-flight places in Redis, unique per worker;
+   * read during `robotstxt_fleet_pacer_new` only. Empty: one made from
+   * the time and a counter (a WebAssembly host with no clock passes
+   * one).
+   */
+  struct robotstxt_str worker;
+} robotstxt_fleet_pacer_options;
+
+/**
+ * A ticket's host and slot. The host borrows from the ticket.
+ */
+typedef struct robotstxt_fleet_ticket_info {
+  /**
+   * The host, as the pacer keys it.
+   */
+  struct robotstxt_str host;
+  /**
+   * When the request may start (fleet time, ms), as far as is known:
+   * after a WAIT, the new slot.
+   */
+  uint64_t start_ms;
+  /**
+   * The host's generation the slot belongs to.
+   */
+  uint64_t generation;
+} robotstxt_fleet_ticket_info;
+
+/**
+ * What a fleet confirmation says.
+ */
+typedef struct robotstxt_fleet_confirm {
+  /**
+   * A `ROBOTSTXT_CONFIRM_*` value: GO (send now, and record how it went),
+   * WAIT (confirm again at `until_ms`; the ticket may have a new slot),
+   * DISABLED (the host is switched off: send nothing).
+   */
+  robotstxt_confirm_kind kind;
+  /**
+   * WAIT: when to confirm again (fleet time, ms).
+   */
+  uint64_t until_ms;
+  /**
+   * WAIT: the in-flight limit holds it back; a place may free sooner.
+   */
+  bool busy;
+  /**
+   * GO: the fleet's time of the go (ms).
+   */
+  uint64_t at_ms;
+} robotstxt_fleet_confirm;
+
+/**
+ * A host's pace as it stands.
+ */
+typedef struct robotstxt_fleet_pace_state {
+  /**
+   * The gap between starts now (ms).
+   */
+  uint64_t gap_ms;
+  /**
+   * Requests in flight across the fleet.
+   */
+  uint64_t in_flight;
+} robotstxt_fleet_pace_state;
+
+/**
  * Success: every output was written.
  */
 #define ROBOTSTXT_STATUS_OK 0
@@ -872,8 +1320,9 @@ typedef struct robotstxt_slot {
 #define ROBOTSTXT_STATUS_PACER_FULL 12
 
 /**
- * An HTTP `Content-Usage` field that is no RFC 9651 Dictionary, or is
- * empty: it states nothing (behaviour §10.6).
+ * An HTTP field that states nothing: a `Content-Usage` field that is no
+ * RFC 9651 Dictionary, or is empty (behaviour §10.6); a `Retry-After` or
+ * `Cache-Control: max-age` value the library cannot read (behaviour §11).
  */
 #define ROBOTSTXT_STATUS_INVALID_FIELD 13
 
@@ -900,6 +1349,21 @@ typedef struct robotstxt_slot {
  * else. Call again with a buffer that long.
  */
 #define ROBOTSTXT_STATUS_BUFFER_TOO_SMALL 17
+
+/**
+ * A reply the library cannot read as the answer of the step's script (a
+ * Redis error reply, or another shape): the message names the script.
+ * The step was read and cannot be read again; take it as a failed call to
+ * Redis.
+ */
+#define ROBOTSTXT_STATUS_BAD_REPLY 18
+
+/**
+ * A fleet step read by another function than its own `*_reply` (each
+ * says which steps it reads), read a second time, or of another cache or
+ * pacer. The step is left as it was.
+ */
+#define ROBOTSTXT_STATUS_INVALID_STEP 19
 
 /**
  * A bug in the library: it panicked, and the panic was stopped at the
@@ -1133,6 +1597,16 @@ typedef struct robotstxt_slot {
 #define ROBOTSTXT_DISPOSITION_NOT_MODIFIED 3
 
 /**
+ * `Retry-After` was neither delta-seconds nor an HTTP-date in GMT.
+ */
+#define ROBOTSTXT_HTTP_IGNORED_RETRY_AFTER (1 << 0)
+
+/**
+ * `Cache-Control` had `max-age` directives, none with delta-seconds.
+ */
+#define ROBOTSTXT_HTTP_IGNORED_CACHE_CONTROL (1 << 1)
+
+/**
  * Keep answering with the old copy (the default).
  */
 #define ROBOTSTXT_AFTER_LIMIT_KEEP_COPY 0
@@ -1200,6 +1674,32 @@ typedef struct robotstxt_slot {
  * The host is switched off: send nothing. The ticket is spent.
  */
 #define ROBOTSTXT_CONFIRM_DISABLED 2
+
+/**
+ * A nil bulk string or array.
+ */
+#define ROBOTSTXT_FLEET_REPLY_NIL 0
+
+/**
+ * An integer, in `integer`.
+ */
+#define ROBOTSTXT_FLEET_REPLY_INT 1
+
+/**
+ * A bulk or simple string, in `(bytes, len)`.
+ */
+#define ROBOTSTXT_FLEET_REPLY_BYTES 2
+
+/**
+ * An error reply; what Redis said is in `(bytes, len)`.
+ */
+#define ROBOTSTXT_FLEET_REPLY_ERROR 3
+
+/**
+ * `robotstxt_fleet_cache_lookup` and `_lookup_reply`: run `step` on Redis
+ * and pass its reply to `robotstxt_fleet_cache_lookup_reply`.
+ */
+#define ROBOTSTXT_LOOKUP_RUN 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -1838,6 +2338,75 @@ robotstxt_status robotstxt_access_from_outcome(const struct robotstxt_fetch *fet
  * (`ROBOTSTXT_DISPOSITION_DISALLOW_ALL`). False for unknown values.
  */
 bool robotstxt_disposition_retry_later(robotstxt_disposition disposition);
+
+/**
+ * Writes how long a `Retry-After` value says to wait to `*ms_out`, in ms
+ * from `now_ms` (ms since the Unix epoch: an HTTP-date's clock).
+ *
+ * The value is delta-seconds (`120`) or an HTTP-date in any of its three
+ * forms, always GMT: `Sun, 06 Nov 1994 08:49:37 GMT`, `Sunday, 06-Nov-94
+ * 08:49:37 GMT`, `Sun Nov  6 08:49:37 1994`. A date in the past gives 0;
+ * waits past 2^31 s are read as 2^31 s. Anything else gives
+ * `ROBOTSTXT_STATUS_INVALID_FIELD`, with the reason in
+ * `robotstxt_last_error` (such as `Retry-After ignored: not delta-seconds
+ * nor an HTTP-date: "soon"`).
+ *
+ * # Safety
+ * `value` must be readable for `value_len` bytes (or NULL with 0);
+ * `ms_out` writable.
+ */
+robotstxt_status robotstxt_retry_after_ms(const uint8_t *value,
+                                          size_t value_len,
+                                          uint64_t now_ms,
+                                          uint64_t *ms_out);
+
+/**
+ * Writes the `max-age` of a `Cache-Control` value to `*ms_out`, in ms,
+ * and true to `*has_max_age_out`; 0 and false when it has none.
+ *
+ * The directive's name is matched in any case, its value may be quoted,
+ * and commas inside quoted strings are not separators. The first `max-age`
+ * holding delta-seconds wins; one with none of them gives
+ * `ROBOTSTXT_STATUS_INVALID_FIELD`, with the reason in
+ * `robotstxt_last_error`.
+ *
+ * # Safety
+ * `value` must be readable for `value_len` bytes (or NULL with 0); both
+ * outputs writable.
+ */
+robotstxt_status robotstxt_max_age_ms(const uint8_t *value,
+                                      size_t value_len,
+                                      uint64_t *ms_out,
+                                      bool *has_max_age_out);
+
+/**
+ * Reads `*response` at `now_ms` (ms since the Unix epoch) into
+ * `*fetch_out`, ready for `robotstxt_entry_record` or
+ * `robotstxt_cache_store`.
+ *
+ * `max_age_ms` is `Cache-Control`'s `max-age` (`robotstxt_max_age_ms`),
+ * raised to at least `min_max_age_ms` so that a `max-age=0` need not turn a
+ * crawl into a robots.txt fetch per page (pass 0 to take it as sent);
+ * `retry_after_ms` is `Retry-After` (`robotstxt_retry_after_ms`); `etag`
+ * and `last_modified` are the values less the whitespace around them, an
+ * empty one absent. Status, redirects and body pass through. A value that
+ * cannot be read is left out, and its `ROBOTSTXT_HTTP_IGNORED_*` bit set in
+ * `*ignored_out` (which may be NULL): the call still succeeds. The reason
+ * is what `robotstxt_retry_after_ms` or `robotstxt_max_age_ms` says of
+ * the value.
+ *
+ * The text of `*fetch_out` points into `*response`'s buffers: keep them
+ * while you use it.
+ *
+ * # Safety
+ * `response` must point to a valid struct whose set text fields are valid
+ * text; `fetch_out` writable; `ignored_out` NULL or writable.
+ */
+robotstxt_status robotstxt_http_read(const struct robotstxt_http_response *response,
+                                     uint64_t now_ms,
+                                     uint64_t min_max_age_ms,
+                                     struct robotstxt_fetch *fetch_out,
+                                     robotstxt_http_ignored *ignored_out);
 
 /**
  * The default freshness policy: fresh for 24 h, retry after 1 h, keep the
@@ -2598,6 +3167,635 @@ bool robotstxt_host_pace_safe_to_forget(const struct robotstxt_host_pace *pace,
  */
 robotstxt_status robotstxt_rules_pace_delay_ms(const struct robotstxt_rules *rules,
                                                uint64_t *delay_ms_out);
+
+/**
+ * Frees a step. NULL does nothing. A step not read gives nothing back to
+ * Redis: its call was never made, or its reply is dropped.
+ *
+ * # Safety
+ * `step` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_fleet_step_free(struct robotstxt_fleet_step *step);
+
+/**
+ * Writes the name of the step's script (`lookup`, `store`, `reserve`,
+ * ...) to `*name_out`.
+ *
+ * # Safety
+ * `step` must be a live handle; `name_out` writable.
+ */
+robotstxt_status robotstxt_fleet_step_script(const struct robotstxt_fleet_step *step,
+                                             struct robotstxt_str *name_out);
+
+/**
+ * Writes the Lua source of the step's script to `*source_out`: for
+ * `EVAL`, `SCRIPT LOAD`, or its SHA-1 for `EVALSHA`. It is static text.
+ *
+ * # Safety
+ * `step` must be a live handle; `source_out` writable.
+ */
+robotstxt_status robotstxt_fleet_step_source(const struct robotstxt_fleet_step *step,
+                                             struct robotstxt_str *source_out);
+
+/**
+ * Writes how many keys and arguments the step's call has to `*keys_out`
+ * and `*args_out`.
+ *
+ * # Safety
+ * `step` must be a live handle; both outputs writable.
+ */
+robotstxt_status robotstxt_fleet_step_counts(const struct robotstxt_fleet_step *step,
+                                             size_t *keys_out,
+                                             size_t *args_out);
+
+/**
+ * Writes key `index` (from 0) of the step's call to `*key_out`.
+ * `ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE` past the last.
+ *
+ * # Safety
+ * `step` must be a live handle; `key_out` writable.
+ */
+robotstxt_status robotstxt_fleet_step_key(const struct robotstxt_fleet_step *step,
+                                          size_t index,
+                                          struct robotstxt_str *key_out);
+
+/**
+ * Writes argument `index` (from 0) of the step's call to `*arg_out`: bytes
+ * (a stored copy is binary). `ROBOTSTXT_STATUS_INDEX_OUT_OF_RANGE` past the
+ * last.
+ *
+ * # Safety
+ * `step` must be a live handle; `arg_out` writable.
+ */
+robotstxt_status robotstxt_fleet_step_arg(const struct robotstxt_fleet_step *step,
+                                          size_t index,
+                                          struct robotstxt_str *arg_out);
+
+/**
+ * The default fleet cache options: the default prefix (`robotstxt:`),
+ * 60 s leases, copies kept 31 days in Redis and 10,000 in the worker, the
+ * default freshness policy.
+ */
+struct robotstxt_fleet_cache_options robotstxt_fleet_cache_options_default(void);
+
+/**
+ * Creates a fleet cache with `*options`, copied. On success the caller owns
+ * `*cache_out` and frees it with `robotstxt_fleet_cache_free`. A lease or
+ * keep of 0 ms, a capacity of 0, a prefix that is not UTF-8 or an unknown
+ * enumeration value give `ROBOTSTXT_STATUS_INVALID_OPTION`, a parse limit
+ * out of range `ROBOTSTXT_STATUS_PARSE_LIMIT`.
+ *
+ * # Safety
+ * `options` must point to a `robotstxt_fleet_cache_options` whose prefix is
+ * valid text; `cache_out` must be writable.
+ */
+robotstxt_status robotstxt_fleet_cache_new(const struct robotstxt_fleet_cache_options *options,
+                                           struct robotstxt_fleet_cache **cache_out);
+
+/**
+ * Frees a fleet cache. NULL does nothing. Rules handed out stay valid;
+ * steps and leases still out may be freed later (reading or storing them
+ * then is the caller's bug).
+ *
+ * # Safety
+ * `cache` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_fleet_cache_free(struct robotstxt_fleet_cache *cache);
+
+/**
+ * Looks up the robots.txt for `url` (an absolute `http`/`https` URL) at
+ * `*at` for the crawler whose product token is `token`, and writes what it
+ * comes to to `*lookup_out`: READY from the copy this worker holds while
+ * it is fresh (no Redis call), else RUN with the step to run.
+ * `when_fetching` says what answers while another worker fetches an
+ * origin this worker holds no copy of. `ROBOTSTXT_STATUS_INVALID_URL`,
+ * `ROBOTSTXT_STATUS_INVALID_TOKEN` and `ROBOTSTXT_STATUS_INVALID_OPTION` as
+ * for `robotstxt_cache_lookup`; the cache is left as it was then.
+ *
+ * # Safety
+ * `cache` must be a live handle; `url` and `token` readable for their
+ * lengths (or NULL when 0); `at` must point to a `robotstxt_fleet_at`;
+ * `lookup_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_lookup(const struct robotstxt_fleet_cache *cache,
+                                              const uint8_t *url,
+                                              size_t url_len,
+                                              const uint8_t *token,
+                                              size_t token_len,
+                                              const struct robotstxt_fleet_at *at,
+                                              robotstxt_when_fetching when_fetching,
+                                              struct robotstxt_fleet_lookup *lookup_out);
+
+/**
+ * Reads the reply to a lookup's step (the `count` items at `items`) and
+ * writes what it comes to to `*lookup_out`: READY, FETCH, WAIT, or RUN
+ * once more (the fleet's copy could not be read: the next step takes the
+ * lease to fetch over it). `ROBOTSTXT_STATUS_BAD_REPLY` for a reply that is
+ * not the script's answer, `ROBOTSTXT_STATUS_INVALID_STEP` for a step that
+ * is not this cache's lookup step or was read already.
+ *
+ * # Safety
+ * `cache` and `step` must be live handles; `items` readable for `count`
+ * items (NULL when 0), each item's text for its length; `lookup_out`
+ * writable.
+ */
+robotstxt_status robotstxt_fleet_cache_lookup_reply(const struct robotstxt_fleet_cache *cache,
+                                                    const struct robotstxt_fleet_step *step,
+                                                    const struct robotstxt_fleet_reply_item *items,
+                                                    size_t count,
+                                                    struct robotstxt_fleet_lookup *lookup_out);
+
+/**
+ * Writes the lease's origin, URL to fetch and validators to `*info_out`.
+ *
+ * # Safety
+ * `lease` must be a live handle; `info_out` writable.
+ */
+robotstxt_status robotstxt_fleet_lease_read(const struct robotstxt_fleet_lease *lease,
+                                            struct robotstxt_fleet_lease_info *info_out);
+
+/**
+ * Frees a lease. NULL does nothing. One neither stored nor abandoned is
+ * given back to nobody: it runs out in Redis after `lease_ms`.
+ *
+ * # Safety
+ * `lease` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_fleet_lease_free(struct robotstxt_fleet_lease *lease);
+
+/**
+ * Writes to `*step_out` the step that renews `lease` (a step whose reply
+ * `robotstxt_fleet_cache_renew_reply` reads): run it every
+ * `robotstxt_fleet_cache_renew_every_ms` while the fetch goes on, so that a
+ * robots.txt slower than the lease stays one fetch for the fleet.
+ * `ROBOTSTXT_STATUS_INVALID_LEASE` for a lease stored, abandoned, or of
+ * another cache.
+ *
+ * # Safety
+ * `cache` and `lease` must be live handles; `at` must point to a
+ * `robotstxt_fleet_at`; `step_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_renew(const struct robotstxt_fleet_cache *cache,
+                                             const struct robotstxt_fleet_lease *lease,
+                                             const struct robotstxt_fleet_at *at,
+                                             struct robotstxt_fleet_step **step_out);
+
+/**
+ * Reads the reply to a renewal and writes whether the lease is still this
+ * worker's to `*held_out` (false: it ran out, and the store will be
+ * refused). `ROBOTSTXT_STATUS_BAD_REPLY` and `ROBOTSTXT_STATUS_INVALID_STEP`
+ * as for `robotstxt_fleet_cache_lookup_reply`.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_cache_lookup_reply`; `held_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_renew_reply(const struct robotstxt_fleet_cache *cache,
+                                                   const struct robotstxt_fleet_step *step,
+                                                   const struct robotstxt_fleet_reply_item *items,
+                                                   size_t count,
+                                                   bool *held_out);
+
+/**
+ * Records what the fetch of `lease` returned (`*fetch`, as for
+ * `robotstxt_cache_store`) at `*at`, ends the lease, and writes to
+ * `*step_out` the step that stores the copy for the fleet, fenced by the
+ * lease: pass its reply to `robotstxt_fleet_cache_store_reply`, or, when
+ * Redis fails, the step to `robotstxt_fleet_cache_store_failed`. The answer
+ * is for the crawler whose product token is `token`. The lease must still
+ * be freed. `ROBOTSTXT_STATUS_INVALID_LEASE` for a lease stored, abandoned
+ * or of another cache, `ROBOTSTXT_STATUS_INVALID_TOKEN` for a bad token;
+ * the lease is left as it was then.
+ *
+ * # Safety
+ * `cache` and `lease` must be live handles; `fetch` must point to a valid
+ * struct whose set text fields are valid text; `token` readable for
+ * `token_len` bytes (or NULL when 0); `at` must point to a
+ * `robotstxt_fleet_at`; `step_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_store(const struct robotstxt_fleet_cache *cache,
+                                             const struct robotstxt_fleet_lease *lease,
+                                             const struct robotstxt_fetch *fetch,
+                                             const uint8_t *token,
+                                             size_t token_len,
+                                             const struct robotstxt_fleet_at *at,
+                                             struct robotstxt_fleet_step **step_out);
+
+/**
+ * Reads the reply to a store's step and writes what the store came to to
+ * `*stored_out`: the fleet took the copy (this worker holds it), refused it
+ * (the lease had run out and another is current: the copy is not held, and
+ * the next lookup reads the fleet's), or Redis answered an error (`failed`:
+ * as `robotstxt_fleet_cache_store_failed`). Either way `rules` answer from
+ * the fetch. `ROBOTSTXT_STATUS_BAD_REPLY` for a reply of another shape (the
+ * copy is held then, as when Redis fails), `ROBOTSTXT_STATUS_INVALID_STEP`
+ * as for `robotstxt_fleet_cache_lookup_reply`.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_cache_lookup_reply`; `stored_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_store_reply(const struct robotstxt_fleet_cache *cache,
+                                                   const struct robotstxt_fleet_step *step,
+                                                   const struct robotstxt_fleet_reply_item *items,
+                                                   size_t count,
+                                                   struct robotstxt_fleet_stored *stored_out);
+
+/**
+ * Redis failed to take a store (its step's call failed): this worker
+ * holds the copy alone, under no version (its next lookup past the copy's
+ * due reads the fleet's), counted as a Redis error. Writes what the store
+ * came to to `*stored_out` (`stored` false). `ROBOTSTXT_STATUS_INVALID_STEP`
+ * for a step that is not this cache's store step, or was read already.
+ *
+ * # Safety
+ * `cache` and `step` must be live handles; `stored_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_store_failed(const struct robotstxt_fleet_cache *cache,
+                                                    const struct robotstxt_fleet_step *step,
+                                                    struct robotstxt_fleet_stored *stored_out);
+
+/**
+ * Ends `lease` unstored and writes to `*step_out` the step that gives it
+ * back to the fleet (run it; its reply needs no reading: free the step).
+ * The lease must still be freed. `ROBOTSTXT_STATUS_INVALID_LEASE` as for
+ * `robotstxt_fleet_cache_store`.
+ *
+ * # Safety
+ * `cache` and `lease` must be live handles; `step_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_abandon(const struct robotstxt_fleet_cache *cache,
+                                               const struct robotstxt_fleet_lease *lease,
+                                               struct robotstxt_fleet_step **step_out);
+
+/**
+ * Counts a step whose call failed in Redis (unreachable, timed out), or
+ * whose reply did not read (`ROBOTSTXT_STATUS_BAD_REPLY`). Then answer
+ * with `robotstxt_fleet_cache_fail_safe`.
+ *
+ * # Safety
+ * `cache` must be a live handle.
+ */
+robotstxt_status robotstxt_fleet_cache_redis_failed(const struct robotstxt_fleet_cache *cache);
+
+/**
+ * Writes to `*lookup_out` (READY) what answers for `url` while Redis does
+ * not: the copy this worker holds, due or not (as an unreachable robots.txt
+ * keeps the old copy), else nothing allowed. Errors as for
+ * `robotstxt_fleet_cache_lookup`.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_cache_lookup`.
+ */
+robotstxt_status robotstxt_fleet_cache_fail_safe(const struct robotstxt_fleet_cache *cache,
+                                                 const uint8_t *url,
+                                                 size_t url_len,
+                                                 const uint8_t *token,
+                                                 size_t token_len,
+                                                 const struct robotstxt_fleet_at *at,
+                                                 struct robotstxt_fleet_lookup *lookup_out);
+
+/**
+ * Forgets this worker's copy of `url`'s origin (the fleet's stays), and
+ * writes whether it held one to `*removed_out` unless it is NULL.
+ * `ROBOTSTXT_STATUS_INVALID_URL` as for `robotstxt_fleet_cache_lookup`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `url` readable for `url_len` bytes (or
+ * NULL when 0); `removed_out` NULL or writable.
+ */
+robotstxt_status robotstxt_fleet_cache_remove(const struct robotstxt_fleet_cache *cache,
+                                              const uint8_t *url,
+                                              size_t url_len,
+                                              bool *removed_out);
+
+/**
+ * Writes the counters to `*stats_out`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `stats_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_stats(const struct robotstxt_fleet_cache *cache,
+                                             struct robotstxt_fleet_cache_counters *stats_out);
+
+/**
+ * Writes how many origins this worker holds to `*len_out`.
+ *
+ * # Safety
+ * `cache` must be a live handle; `len_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_len(const struct robotstxt_fleet_cache *cache,
+                                           size_t *len_out);
+
+/**
+ * Writes the fleet's time at `*at` as this worker estimates it to
+ * `*now_out`, and whether it knows it to `*known_out` (false before Redis
+ * first answered a step read by this cache, with a monotonic `*at`).
+ *
+ * # Safety
+ * `cache` must be a live handle; `at` must point to a `robotstxt_fleet_at`;
+ * both outputs writable.
+ */
+robotstxt_status robotstxt_fleet_cache_now(const struct robotstxt_fleet_cache *cache,
+                                           const struct robotstxt_fleet_at *at,
+                                           bool *known_out,
+                                           uint64_t *now_out);
+
+/**
+ * Writes the ms from `*at` until `until_ms` (fleet time, such as a WAIT's
+ * `until_ms`) to `*ms_out`: 0 when past, or before Redis first answered.
+ *
+ * # Safety
+ * `cache` must be a live handle; `at` must point to a `robotstxt_fleet_at`;
+ * `ms_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_ms_until(const struct robotstxt_fleet_cache *cache,
+                                                uint64_t until_ms,
+                                                const struct robotstxt_fleet_at *at,
+                                                uint64_t *ms_out);
+
+/**
+ * Writes how often (ms) the holder of a lease renews it while its fetch
+ * goes on to `*ms_out`: a third of the lease.
+ *
+ * # Safety
+ * `cache` must be a live handle; `ms_out` writable.
+ */
+robotstxt_status robotstxt_fleet_cache_renew_every_ms(const struct robotstxt_fleet_cache *cache,
+                                                      uint64_t *ms_out);
+
+/**
+ * The default fleet pacer options: the default prefix, the local pacer's
+ * pace (a 1 s floor, backoff capped at 10 minutes, one request in flight
+ * freed after 2 minutes), a host's pace kept 24 h, 10,000 hosts
+ * remembered, a worker name made at `robotstxt_fleet_pacer_new`.
+ */
+struct robotstxt_fleet_pacer_options robotstxt_fleet_pacer_options_default(void);
+
+/**
+ * Creates a fleet pacer with `*options`, copied. On success the caller
+ * owns `*pacer_out` and frees it with `robotstxt_fleet_pacer_free`. A retain
+ * of 0 ms, a known capacity of 0, or a prefix or worker name that is not
+ * UTF-8 give `ROBOTSTXT_STATUS_INVALID_OPTION`.
+ *
+ * # Safety
+ * `options` must point to a `robotstxt_fleet_pacer_options` whose text is
+ * valid; `pacer_out` must be writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_new(const struct robotstxt_fleet_pacer_options *options,
+                                           struct robotstxt_fleet_pacer **pacer_out);
+
+/**
+ * Frees a fleet pacer. NULL does nothing.
+ *
+ * # Safety
+ * `pacer` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_fleet_pacer_free(struct robotstxt_fleet_pacer *pacer);
+
+/**
+ * Writes to `*step_out` the step that reserves `host`'s next slot for the
+ * fleet (a host name such as `example.com`, compared case-insensitively);
+ * `robotstxt_fleet_pacer_reserve_reply` reads its reply.
+ * `ROBOTSTXT_STATUS_INVALID_HOST` for an empty or over-long host.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `host` readable for `host_len` bytes (or
+ * NULL when 0); `at` must point to a `robotstxt_fleet_at`; `step_out`
+ * writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_reserve(const struct robotstxt_fleet_pacer *pacer,
+                                               const uint8_t *host,
+                                               size_t host_len,
+                                               const struct robotstxt_fleet_at *at,
+                                               struct robotstxt_fleet_step **step_out);
+
+/**
+ * Reads the reply to a reservation and writes a new ticket to
+ * `*ticket_out`, or NULL while the host is switched off. Sleep until its
+ * start (`robotstxt_fleet_ticket_read`, `robotstxt_fleet_pacer_ms_until`),
+ * then confirm it. `ROBOTSTXT_STATUS_BAD_REPLY` for a reply that is not the
+ * script's answer, `ROBOTSTXT_STATUS_INVALID_STEP` for a step that is not
+ * this pacer's reservation or was read already.
+ *
+ * # Safety
+ * `pacer` and `step` must be live handles; `items` readable for `count`
+ * items (NULL when 0), each item's text for its length; `ticket_out`
+ * writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_reserve_reply(const struct robotstxt_fleet_pacer *pacer,
+                                                     const struct robotstxt_fleet_step *step,
+                                                     const struct robotstxt_fleet_reply_item *items,
+                                                     size_t count,
+                                                     struct robotstxt_fleet_ticket **ticket_out);
+
+/**
+ * Writes the ticket's host and slot to `*info_out`.
+ *
+ * # Safety
+ * `ticket` must be a live handle; `info_out` writable.
+ */
+robotstxt_status robotstxt_fleet_ticket_read(const struct robotstxt_fleet_ticket *ticket,
+                                             struct robotstxt_fleet_ticket_info *info_out);
+
+/**
+ * Frees a ticket. NULL does nothing. An unconfirmed ticket keeps its slot
+ * used; `robotstxt_fleet_pacer_cancel` gives it back.
+ *
+ * # Safety
+ * `ticket` must be NULL or a live handle, not used again after this.
+ */
+void robotstxt_fleet_ticket_free(struct robotstxt_fleet_ticket *ticket);
+
+/**
+ * Writes to `*step_out` the step that asks, just before sending, whether
+ * the request of `ticket` may start; `robotstxt_fleet_pacer_confirm_reply`
+ * reads its reply, with the same ticket. `ROBOTSTXT_STATUS_INVALID_TICKET`
+ * for a ticket spent (GO, DISABLED, cancelled) or of another pacer.
+ *
+ * # Safety
+ * `pacer` and `ticket` must be live handles; `at` must point to a
+ * `robotstxt_fleet_at`; `step_out` writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_confirm(const struct robotstxt_fleet_pacer *pacer,
+                                               const struct robotstxt_fleet_ticket *ticket,
+                                               const struct robotstxt_fleet_at *at,
+                                               struct robotstxt_fleet_step **step_out);
+
+/**
+ * Reads the reply to `ticket`'s confirmation and writes what it says to
+ * `*confirm_out`; a slot the fleet moved is written into the ticket. GO and
+ * DISABLED spend it. `ROBOTSTXT_STATUS_BAD_REPLY` as for
+ * `robotstxt_fleet_pacer_reserve_reply`; `ROBOTSTXT_STATUS_INVALID_STEP` for
+ * a step that is not this pacer's confirmation of this ticket, or was read
+ * already; `ROBOTSTXT_STATUS_INVALID_TICKET` for a ticket spent meanwhile.
+ *
+ * # Safety
+ * `pacer`, `ticket` and `step` must be live handles; `items` as for
+ * `robotstxt_fleet_pacer_reserve_reply`; `confirm_out` writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_confirm_reply(const struct robotstxt_fleet_pacer *pacer,
+                                                     const struct robotstxt_fleet_ticket *ticket,
+                                                     const struct robotstxt_fleet_step *step,
+                                                     const struct robotstxt_fleet_reply_item *items,
+                                                     size_t count,
+                                                     struct robotstxt_fleet_confirm *confirm_out);
+
+/**
+ * Spends `ticket` unsent and writes to `*step_out` the step that gives its
+ * slot back when it is the last one handed out for its host (its reply
+ * reads with `robotstxt_fleet_pacer_step_reply`), or NULL for a ticket
+ * already spent: there is nothing to give back. The ticket must still be
+ * freed. `ROBOTSTXT_STATUS_INVALID_TICKET` for a ticket of another pacer.
+ *
+ * # Safety
+ * `pacer` and `ticket` must be live handles; `at` must point to a
+ * `robotstxt_fleet_at`; `step_out` writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_cancel(const struct robotstxt_fleet_pacer *pacer,
+                                              const struct robotstxt_fleet_ticket *ticket,
+                                              const struct robotstxt_fleet_at *at,
+                                              struct robotstxt_fleet_step **step_out);
+
+/**
+ * Writes to `*step_out` the step that records how a request to `host`
+ * ended: `http_status` (0: no response) and, when `has_retry_after`, its
+ * `Retry-After` in ms. Record every request a GO let go: it frees its
+ * in-flight place. A 429 or 5xx backs the host off for the fleet, a
+ * `Retry-After` holds every request back until it, any other status eases
+ * the backoff. `robotstxt_fleet_pacer_step_reply` reads its reply.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_pacer_reserve`.
+ */
+robotstxt_status robotstxt_fleet_pacer_record(const struct robotstxt_fleet_pacer *pacer,
+                                              const uint8_t *host,
+                                              size_t host_len,
+                                              uint16_t http_status,
+                                              bool has_retry_after,
+                                              uint64_t retry_after_ms,
+                                              const struct robotstxt_fleet_at *at,
+                                              struct robotstxt_fleet_step **step_out);
+
+/**
+ * Writes to `*step_out` the step that sets `host`'s own gap for the fleet,
+ * in ms (`robotstxt_rules_pace_delay_ms`, `robotstxt_pace_delay_ms`); the
+ * floor still applies. `robotstxt_fleet_pacer_step_reply` reads its reply.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_pacer_reserve`.
+ */
+robotstxt_status robotstxt_fleet_pacer_set_delay(const struct robotstxt_fleet_pacer *pacer,
+                                                 const uint8_t *host,
+                                                 size_t host_len,
+                                                 uint64_t delay_ms,
+                                                 const struct robotstxt_fleet_at *at,
+                                                 struct robotstxt_fleet_step **step_out);
+
+/**
+ * Writes to `*step_out` the step that switches `host` off for the fleet
+ * (`enabled` false: no slot is handed out, tickets out confirm DISABLED)
+ * or back on: a kill switch. `robotstxt_fleet_pacer_step_reply` reads its
+ * reply.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_pacer_reserve`.
+ */
+robotstxt_status robotstxt_fleet_pacer_set_enabled(const struct robotstxt_fleet_pacer *pacer,
+                                                   const uint8_t *host,
+                                                   size_t host_len,
+                                                   bool enabled,
+                                                   const struct robotstxt_fleet_at *at,
+                                                   struct robotstxt_fleet_step **step_out);
+
+/**
+ * Reads the reply to a cancel, record, set_delay or set_enabled step and
+ * writes what it gives to `*value_out`: the host's gap now (ms), or for a
+ * cancel 1 when the slot was given back. `ROBOTSTXT_STATUS_BAD_REPLY` and
+ * `ROBOTSTXT_STATUS_INVALID_STEP` as for
+ * `robotstxt_fleet_pacer_reserve_reply`.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_pacer_reserve_reply`; `value_out` writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_step_reply(const struct robotstxt_fleet_pacer *pacer,
+                                                  const struct robotstxt_fleet_step *step,
+                                                  const struct robotstxt_fleet_reply_item *items,
+                                                  size_t count,
+                                                  uint64_t *value_out);
+
+/**
+ * Writes to `*step_out` the step that reads `host`'s pace as it stands;
+ * `robotstxt_fleet_pacer_pace_state_reply` reads its reply.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_pacer_reserve`.
+ */
+robotstxt_status robotstxt_fleet_pacer_pace_state(const struct robotstxt_fleet_pacer *pacer,
+                                                  const uint8_t *host,
+                                                  size_t host_len,
+                                                  const struct robotstxt_fleet_at *at,
+                                                  struct robotstxt_fleet_step **step_out);
+
+/**
+ * Reads the reply to a pace_state step and writes the host's gap and
+ * requests in flight to `*state_out`. `ROBOTSTXT_STATUS_BAD_REPLY` and
+ * `ROBOTSTXT_STATUS_INVALID_STEP` as for
+ * `robotstxt_fleet_pacer_reserve_reply`.
+ *
+ * # Safety
+ * As for `robotstxt_fleet_pacer_reserve_reply`; `state_out` writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_pace_state_reply(const struct robotstxt_fleet_pacer *pacer,
+                                                        const struct robotstxt_fleet_step *step,
+                                                        const struct robotstxt_fleet_reply_item *items,
+                                                        size_t count,
+                                                        struct robotstxt_fleet_pace_state *state_out);
+
+/**
+ * Writes the ms from `*at` until `until_ms` (fleet time, such as a
+ * ticket's start or a WAIT's `until_ms`) to `*ms_out`: 0 when past, or
+ * before Redis first answered.
+ *
+ * # Safety
+ * `pacer` must be a live handle; `at` must point to a `robotstxt_fleet_at`;
+ * `ms_out` writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_ms_until(const struct robotstxt_fleet_pacer *pacer,
+                                                uint64_t until_ms,
+                                                const struct robotstxt_fleet_at *at,
+                                                uint64_t *ms_out);
+
+/**
+ * Writes the fleet's time at `*at` as this worker estimates it to
+ * `*now_out`, and whether it knows it to `*known_out` (false before Redis
+ * first answered a reserve or confirm, with a monotonic `*at`).
+ *
+ * # Safety
+ * `pacer` must be a live handle; `at` must point to a `robotstxt_fleet_at`;
+ * both outputs writable.
+ */
+robotstxt_status robotstxt_fleet_pacer_now(const struct robotstxt_fleet_pacer *pacer,
+                                           const struct robotstxt_fleet_at *at,
+                                           bool *known_out,
+                                           uint64_t *now_out);
+
+/**
+ * Writes the gap (ms) a crawl delay (seconds, such as 0.25; used when
+ * `has_crawl_delay`) and a request rate (`rate_seconds / rate_requests`;
+ * used when `has_request_rate`) ask of a crawler to `*delay_ms_out`: the
+ * larger, fractions of a ms rounded up, 0 with neither; what
+ * `robotstxt_fleet_pacer_set_delay` and `robotstxt_host_pace_set_delay`
+ * take. A negative or non-finite delay, or a rate with 0 requests or 0
+ * seconds, gives `ROBOTSTXT_STATUS_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `delay_ms_out` must be writable.
+ */
+robotstxt_status robotstxt_pace_delay_ms(bool has_crawl_delay,
+                                         double crawl_delay_s,
+                                         bool has_request_rate,
+                                         uint32_t rate_requests,
+                                         uint32_t rate_seconds,
+                                         uint64_t *delay_ms_out);
 
 #ifdef __cplusplus
 }  // extern "C"

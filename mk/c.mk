@@ -39,7 +39,7 @@ C_WARN := -std=c11 -Wall -Wextra -Werror -pedantic -g
 C_FLAGS := $(C_WARN) -Iinclude
 C_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 C_TEST_SRC := tests/c/main.c tests/c/test_api.c tests/c/test_cache.c tests/c/test_vectors.c \
-	tests/c/test_bad_input.c tests/c/test_threads.c tests/c/test_preferences.c
+	tests/c/test_bad_input.c tests/c/test_threads.c tests/c/test_preferences.c tests/c/test_fleet.c
 C_TEST_HDR := tests/c/check.h include/robotstxt.h $(C_OUT)/vectors.h examples/utf8.h
 C_VALGRIND := valgrind --error-exitcode=3 --leak-check=full \
 	--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect

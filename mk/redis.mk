@@ -36,8 +36,10 @@ redis: $(REDIS_SERVER)
 # The fleet test (mk/fleet.mk) runs last, after every binding's suite.
 TEST_STEPS += fleet-test
 
-# The suites that start servers find it so.
+# The suites that start servers find it so, and redis-cli for the
+# clusters they start (redis-cli --cluster create).
 export ROBOTSTXT_REDIS_SERVER := $(REDIS_SERVER)
+export ROBOTSTXT_REDIS_CLI := $(REDIS_CLI)
 rust-test node-test go-test python-test: $(REDIS_SERVER)
 
 # What sharing a fleet's state through Redis costs (bindings/node/bench/

@@ -19,16 +19,19 @@ if gen ~= s.gen then
   s.next = start + gap(s, o)
   gen = s.gen
 end
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+-- The places whose time ran out go last (forget_flown): a script that
+-- empties a key must not touch it again.
 local answer, until_ = 0, now
 local first = math.max(start, earliest(s, o))
 if now < first then
   answer, until_ = 1, first
-elseif redis.call('ZCARD', KEYS[2]) >= o.limit then
-  answer, until_ = 2, tonumber(redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2])
+elseif redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') >= o.limit then
+  answer, until_ = 2, tonumber(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. now, '+inf',
+    'WITHSCORES', 'LIMIT', 0, 1)[2])
 else
   s.last = now
   redis.call('ZADD', KEYS[2], now + o.timeout, ARGV[9])
 end
 save_pace(KEYS[1], KEYS[2], s, o, now)
+forget_flown(KEYS[2], now)
 return with_state({ answer, start, gen, until_, now }, s)

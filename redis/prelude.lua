@@ -121,10 +121,11 @@ end
 
 -- A stored state with a field no pace can trust (a damaged or hand-edited
 -- hash): the strictest safe state instead of a guess — a full backoff
--- from now, the cap as its delay if that was unreadable, switched off if
--- its switch was, and every slot handed out void.
-local function repair(s, now, o)
-  s.delay = s.delay or o.cap
+-- from now, a delay that was unreadable taken from what the worker knew
+-- (else the backoff cap), switched off if its switch was, and every slot
+-- handed out void.
+local function repair(s, known, now, o)
+  s.delay = s.delay or math.max(known and known.delay or 0, o.cap)
   s.factor = MAX_FACTOR
   s.nb = math.max(s.nb or 0, now)
   s.last = math.max(s.last or now, now)
@@ -148,7 +149,7 @@ local function load_pace(key, known_arg, now, o)
       set = v[9] or '' }
     if (v[2] and not s.last) or not (s.next and s.nb and s.delay and s.factor and s.gen)
         or (v[6] ~= '0' and v[6] ~= '1') then
-      repair(s, now, o)
+      repair(s, known, now, o)
     elseif known ~= nil and known.full and known.epoch ~= s.epoch then
       merge(s, known, o)
     end
@@ -191,4 +192,11 @@ local function save_pace(key, flight, s, o, now)
   if last_flight[2] ~= nil then until_ = math.max(until_, tonumber(last_flight[2])) end
   redis.call('PEXPIREAT', key, until_ + o.retain)
   redis.call('PEXPIREAT', flight, until_ + o.retain)
+end
+
+-- Drops the in-flight places whose time ran out by `now`. Run last: a
+-- key a script empties is gone, and in a cluster slot being migrated a
+-- script may not touch a key that is gone ("non local key").
+local function forget_flown(flight, now)
+  redis.call('ZREMRANGEBYSCORE', flight, '-inf', now)
 end

@@ -10,7 +10,6 @@ local o = pace_options(ARGV)
 local now = clock(ARGV[6])
 local status, retry_after = tonumber(ARGV[7]), math.floor(tonumber(ARGV[8]))
 local s = load_pace(KEYS[1], ARGV[9], now, o)
-redis.call('ZPOPMIN', KEYS[2])
 if status == 429 or (status >= 500 and status <= 599) then
   s.factor = math.min(s.factor * 2, MAX_FACTOR)
   if retry_after >= 0 then
@@ -22,5 +21,7 @@ elseif status >= 0 then
   s.factor = math.max(math.floor(s.factor / 2), 1)
 end
 save_pace(KEYS[1], KEYS[2], s, o, now)
+-- Last: the pop may empty the key, which the script must not touch again.
+redis.call('ZPOPMIN', KEYS[2])
 if not s.answer_state then return gap(s, o) end
 return with_state({ gap(s, o) }, s)

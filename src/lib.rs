@@ -46,6 +46,7 @@ mod crawl;
 mod draw;
 mod error;
 mod fleet;
+mod http;
 mod matching;
 mod parse;
 #[cfg(feature = "work-count")]
@@ -55,7 +56,7 @@ pub mod work;
 mod work;
 
 // Each module by its own name, for the paths inside the crate.
-use crawl::{cache, freshness, origin, pace, pacer, scripts, stored, user_agent};
+use crawl::{cache, checksum, freshness, origin, pace, pacer, scripts, stored, user_agent};
 use matching::{
     index, keys, packed, pattern, percent, preferences, prefetch, rules, selection, url,
     usage_index,
@@ -79,6 +80,9 @@ pub use fleet::pacer::{
 };
 pub use fleet::reply::Reply;
 pub use freshness::{AfterLimit, Answer, Entry, FetchResult, FreshnessPolicy, Validators};
+pub use http::{
+    max_age_ms, retry_after_ms, HeaderError, HttpRead, HttpResponse, MAX_DELTA_SECONDS,
+};
 pub use options::{Options, Profile, MAX_PARSE_LIMIT, MIN_PARSE_LIMIT};
 pub use origin::robots_origin;
 pub use pace::{delay_ms, HostPace, Slot, MAX_FACTOR, MAX_RETRY_AFTER_MS};

@@ -6,8 +6,9 @@
 
 mod common;
 
+use common::redis_cluster::RedisCluster;
 use common::redis_server::RedisServer;
-use redis::{Connection, Value};
+use redis::{ConnectionLike, Value};
 use robotstxt::{
     At, Cached, Entry, FetchResult, FleetCache, FleetCacheOptions, FleetConfirm, FleetLease,
     FleetLookup, FleetPacer, FleetPacerOptions, FreshnessPolicy, Reply, ScriptCall, WhenFetching,
@@ -16,18 +17,56 @@ use robotstxt::{
 const URL: &str = "https://shop.test/page";
 const BODY: &[u8] = b"User-agent: *\nDisallow: /private\n";
 
-fn connect() -> (RedisServer, Connection) {
-    let server = RedisServer::start();
-    let redis = redis::Client::open(server.url())
-        .unwrap()
-        .get_connection()
-        .unwrap();
-    (server, redis)
+/// Runs `scenario` on one Redis server and on a 3-master cluster (through
+/// the cluster client, as a binding's cluster mode does).
+macro_rules! on_one_redis_and_a_cluster {
+    ($($scenario:ident),* $(,)?) => {$(
+        mod $scenario {
+            use super::*;
+
+            #[test]
+            fn one_redis() {
+                let server = RedisServer::start();
+                let mut redis = redis::Client::open(server.url()).unwrap().get_connection().unwrap();
+                super::$scenario(&mut redis);
+            }
+
+            #[test]
+            fn cluster() {
+                let cluster = RedisCluster::start();
+                super::$scenario(&mut cluster.client());
+            }
+        }
+    )*};
 }
 
+on_one_redis_and_a_cluster!(
+    an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it,
+    a_worker_that_cannot_read_a_copy_gives_its_lease_back_when_it_gives_up,
+    a_fetch_slower_than_its_lease_stays_one_fetch_while_renewed,
+    a_held_copy_is_due_by_the_fleets_clock_not_the_workers_wall_clock,
+    corrupt_pace_fields_give_the_strictest_pace_never_a_hang_or_a_faster_one,
+    a_zero_factor_still_backs_off,
+    redis_restarted_empty_loses_no_kill_switch_retry_after_backoff_or_delay,
+    a_switch_set_after_the_restore_is_not_undone_by_an_older_worker,
+);
+
 /// Runs `call` as a binding does, and hands its reply over as the client
-/// gave it.
-fn run(redis: &mut Connection, call: &ScriptCall) -> Reply {
+/// gave it. A cluster answers TRYAGAIN while a slot's keys are half moved;
+/// like the bindings' cluster clients, this asks again a little later.
+fn run(redis: &mut dyn ConnectionLike, call: &ScriptCall) -> Reply {
+    for _ in 0..100 {
+        match run_once(redis, call) {
+            Reply::Error(message) if message.starts_with("TryAgain") => {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            reply => return reply,
+        }
+    }
+    panic!("{}: TRYAGAIN for 2 s", call.name());
+}
+
+fn run_once(redis: &mut dyn ConnectionLike, call: &ScriptCall) -> Reply {
     let mut cmd = redis::cmd("EVAL");
     cmd.arg(call.source()).arg(call.keys().len());
     for key in call.keys() {
@@ -67,12 +106,12 @@ fn cache(prefix: &str, lease_ms: u64) -> FleetCache {
 
 /// Runs a lookup to its end: an answer, a fetch or a wait (and how many
 /// calls it took).
-fn look(redis: &mut Connection, cache: &mut FleetCache, at: At) -> (FleetLookup, usize) {
+fn look(redis: &mut dyn ConnectionLike, cache: &mut FleetCache, at: At) -> (FleetLookup, usize) {
     look_when(redis, cache, at, WhenFetching::Wait)
 }
 
 fn look_when(
-    redis: &mut Connection,
+    redis: &mut dyn ConnectionLike,
     cache: &mut FleetCache,
     at: At,
     when: WhenFetching,
@@ -96,7 +135,7 @@ fn fetch_lease(step: FleetLookup) -> FleetLease {
 }
 
 fn store(
-    redis: &mut Connection,
+    redis: &mut dyn ConnectionLike,
     cache: &mut FleetCache,
     lease: FleetLease,
     body: &[u8],
@@ -120,7 +159,7 @@ fn allowed(answer: &Cached, path: &str) -> bool {
     }
 }
 
-fn redis_ms(redis: &mut Connection) -> u64 {
+fn redis_ms(redis: &mut dyn ConnectionLike) -> u64 {
     let (secs, micros): (u64, u64) = redis::cmd("TIME").query(redis).unwrap();
     secs * 1000 + micros / 1000
 }
@@ -153,15 +192,13 @@ fn damaged_copies() -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-#[test]
-fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it() {
-    let (_server, mut redis) = connect();
+fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it(redis: &mut dyn ConnectionLike) {
     for (i, (how, bytes)) in damaged_copies().into_iter().enumerate() {
         let prefix = format!("t{i}:");
         let mut writer = cache(&prefix, 60_000);
-        let (step, _) = look(&mut redis, &mut writer, At::Monotonic(0));
+        let (step, _) = look(redis, &mut writer, At::Monotonic(0));
         assert!(store(
-            &mut redis,
+            redis,
             &mut writer,
             fetch_lease(step),
             BODY,
@@ -172,13 +209,13 @@ fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it() {
             .arg(&key)
             .arg("data")
             .arg(bytes)
-            .query(&mut redis)
+            .query(redis)
             .unwrap();
 
         // A worker holding nothing meets the damaged copy, fresh in Redis:
         // it takes the lease (a second call) and fetches over it.
         let mut reader = cache(&prefix, 60_000);
-        let (step, calls) = look(&mut redis, &mut reader, At::Monotonic(0));
+        let (step, calls) = look(redis, &mut reader, At::Monotonic(0));
         assert_eq!(calls, 2, "{how}: the second call takes the lease");
         let lease = fetch_lease(step);
         assert_eq!(reader.stats().unreadable, 1, "{how}");
@@ -186,11 +223,11 @@ fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it() {
         // Meanwhile a third worker is held off, fail-safe: it waits, or
         // with disallow-all answers nothing allowed; it takes no lease.
         let mut third = cache(&prefix, 60_000);
-        let (step, _) = look(&mut redis, &mut third, At::Monotonic(0));
+        let (step, _) = look(redis, &mut third, At::Monotonic(0));
         assert!(matches!(step, FleetLookup::Wait { .. }), "{how}: {step:?}");
         let mut careful = cache(&prefix, 60_000);
         match look_when(
-            &mut redis,
+            redis,
             &mut careful,
             At::Monotonic(0),
             WhenFetching::DisallowAll,
@@ -208,10 +245,10 @@ fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it() {
 
         // The reader's store replaces the damaged copy; everyone reads it.
         assert!(
-            store(&mut redis, &mut reader, lease, BODY, At::Monotonic(0)),
+            store(redis, &mut reader, lease, BODY, At::Monotonic(0)),
             "{how}"
         );
-        let (step, _) = look(&mut redis, &mut third, At::Monotonic(1));
+        let (step, _) = look(redis, &mut third, At::Monotonic(1));
         match step {
             FleetLookup::Ready { answer, stale, .. } => {
                 assert!(!stale);
@@ -221,21 +258,18 @@ fn an_unreadable_copy_is_no_copy_and_its_reader_fetches_over_it() {
             other => panic!("{how}: {other:?}"),
         }
         let lease_key = format!("{prefix}lease:{{https://shop.test}}");
-        let exists: bool = redis::cmd("EXISTS")
-            .arg(&lease_key)
-            .query(&mut redis)
-            .unwrap();
+        let exists: bool = redis::cmd("EXISTS").arg(&lease_key).query(redis).unwrap();
         assert!(!exists, "{how}: no lease is left behind");
     }
 }
 
-#[test]
-fn a_worker_that_cannot_read_a_copy_gives_its_lease_back_when_it_gives_up() {
-    let (_server, mut redis) = connect();
+fn a_worker_that_cannot_read_a_copy_gives_its_lease_back_when_it_gives_up(
+    redis: &mut dyn ConnectionLike,
+) {
     let mut writer = cache("g:", 60_000);
-    let (step, _) = look(&mut redis, &mut writer, At::Monotonic(0));
+    let (step, _) = look(redis, &mut writer, At::Monotonic(0));
     assert!(store(
-        &mut redis,
+        redis,
         &mut writer,
         fetch_lease(step),
         BODY,
@@ -245,27 +279,25 @@ fn a_worker_that_cannot_read_a_copy_gives_its_lease_back_when_it_gives_up() {
         .arg("g:copy:{https://shop.test}")
         .arg("data")
         .arg("junk")
-        .query(&mut redis)
+        .query(redis)
         .unwrap();
     let mut reader = cache("g:", 60_000);
-    let lease = fetch_lease(look(&mut redis, &mut reader, At::Monotonic(0)).0);
+    let lease = fetch_lease(look(redis, &mut reader, At::Monotonic(0)).0);
     let call = reader.abandon(lease).unwrap();
-    run(&mut redis, &call);
+    run(redis, &call);
     // The next worker is handed the fetch at once.
     let mut next = cache("g:", 60_000);
     assert!(matches!(
-        look(&mut redis, &mut next, At::Monotonic(0)).0,
+        look(redis, &mut next, At::Monotonic(0)).0,
         FleetLookup::Fetch(_)
     ));
 }
 
-#[test]
-fn a_fetch_slower_than_its_lease_stays_one_fetch_while_renewed() {
-    let (_server, mut redis) = connect();
+fn a_fetch_slower_than_its_lease_stays_one_fetch_while_renewed(redis: &mut dyn ConnectionLike) {
     let lease_ms = 300;
     let mut holder = cache("s:", lease_ms);
     let mut others: Vec<FleetCache> = (0..3).map(|_| cache("s:", lease_ms)).collect();
-    let lease = fetch_lease(look(&mut redis, &mut holder, At::Monotonic(0)).0);
+    let lease = fetch_lease(look(redis, &mut holder, At::Monotonic(0)).0);
     // The fetch takes over three leases; the holder renews every third.
     let started = std::time::Instant::now();
     let mut fetches = 1;
@@ -273,44 +305,38 @@ fn a_fetch_slower_than_its_lease_stays_one_fetch_while_renewed() {
         std::thread::sleep(std::time::Duration::from_millis(holder.renew_every_ms()));
         let call = holder.renew(&lease, At::Monotonic(0));
         assert!(
-            holder.renew_reply(&run(&mut redis, &call)).unwrap(),
+            holder.renew_reply(&run(redis, &call)).unwrap(),
             "the lease is still the holder's"
         );
         for other in &mut others {
-            if let FleetLookup::Fetch(_) = look(&mut redis, other, At::Monotonic(0)).0 {
+            if let FleetLookup::Fetch(_) = look(redis, other, At::Monotonic(0)).0 {
                 fetches += 1;
             }
         }
     }
     assert_eq!(fetches, 1, "one fetch for the whole fleet");
     assert!(
-        store(&mut redis, &mut holder, lease, BODY, At::Monotonic(0)),
+        store(redis, &mut holder, lease, BODY, At::Monotonic(0)),
         "stored under the renewed lease"
     );
 
     // Unrenewed, the lease runs out and the next worker fetches; the late
     // store is refused and never held.
     let mut late = cache("s2:", lease_ms);
-    let lease = fetch_lease(look(&mut redis, &mut late, At::Monotonic(0)).0);
+    let lease = fetch_lease(look(redis, &mut late, At::Monotonic(0)).0);
     std::thread::sleep(std::time::Duration::from_millis(lease_ms + 50));
     let call = late.renew(&lease, At::Monotonic(0));
-    assert!(!late.renew_reply(&run(&mut redis, &call)).unwrap());
+    assert!(!late.renew_reply(&run(redis, &call)).unwrap());
     let mut next = cache("s2:", lease_ms);
-    let next_lease = fetch_lease(look(&mut redis, &mut next, At::Monotonic(0)).0);
-    assert!(!store(&mut redis, &mut late, lease, BODY, At::Monotonic(0)));
+    let next_lease = fetch_lease(look(redis, &mut next, At::Monotonic(0)).0);
+    assert!(!store(redis, &mut late, lease, BODY, At::Monotonic(0)));
     assert!(late.is_empty());
-    assert!(store(
-        &mut redis,
-        &mut next,
-        next_lease,
-        BODY,
-        At::Monotonic(0)
-    ));
+    assert!(store(redis, &mut next, next_lease, BODY, At::Monotonic(0)));
 }
 
-#[test]
-fn a_held_copy_is_due_by_the_fleets_clock_not_the_workers_wall_clock() {
-    let (_server, mut redis) = connect();
+fn a_held_copy_is_due_by_the_fleets_clock_not_the_workers_wall_clock(
+    redis: &mut dyn ConnectionLike,
+) {
     let policy = FreshnessPolicy {
         fresh_for_ms: 2_000,
         ..FreshnessPolicy::default()
@@ -324,15 +350,9 @@ fn a_held_copy_is_due_by_the_fleets_clock_not_the_workers_wall_clock() {
     // The worker's monotonic clock reads 5,000,000 at the first call: any
     // origin will do, the offset to Redis's time is what counts.
     let mono = 5_000_000;
-    let lease = fetch_lease(look(&mut redis, &mut worker, At::Monotonic(mono)).0);
-    assert!(store(
-        &mut redis,
-        &mut worker,
-        lease,
-        BODY,
-        At::Monotonic(mono)
-    ));
-    let (step, calls) = look(&mut redis, &mut worker, At::Monotonic(mono + 1_000));
+    let lease = fetch_lease(look(redis, &mut worker, At::Monotonic(mono)).0);
+    assert!(store(redis, &mut worker, lease, BODY, At::Monotonic(mono)));
+    let (step, calls) = look(redis, &mut worker, At::Monotonic(mono + 1_000));
     assert_eq!(calls, 0, "fresh: no Redis call");
     assert!(matches!(step, FleetLookup::Ready { stale: false, .. }));
     // 2 s on the monotonic clock (whatever the wall clock did meanwhile):
@@ -346,14 +366,14 @@ fn a_held_copy_is_due_by_the_fleets_clock_not_the_workers_wall_clock() {
         .unwrap();
     assert!(matches!(step, FleetLookup::Run(_)), "{step:?}");
     if let FleetLookup::Run(pending) = step {
-        let reply = run(&mut redis, pending.call());
+        let reply = run(redis, pending.call());
         step = worker.lookup_reply(pending, &reply).unwrap();
     }
     // Redis's own clock has not reached the due yet: still fresh there.
     assert!(matches!(step, FleetLookup::Ready { .. }), "{step:?}");
     let now = worker.now(At::Monotonic(mono + 2_001)).unwrap();
     assert!(
-        now.abs_diff(redis_ms(&mut redis)) < 1_000,
+        now.abs_diff(redis_ms(redis)) < 1_000,
         "the estimate follows Redis's clock"
     );
 }
@@ -370,7 +390,12 @@ fn pacer(prefix: &str, floor_ms: u64) -> FleetPacer {
 
 /// Reserves and confirms for `host` at `now` until go (advancing to each
 /// `until`): the start, or `None` when switched off.
-fn go_at(redis: &mut Connection, pacer: &mut FleetPacer, host: &str, mut now: u64) -> Option<u64> {
+fn go_at(
+    redis: &mut dyn ConnectionLike,
+    pacer: &mut FleetPacer,
+    host: &str,
+    mut now: u64,
+) -> Option<u64> {
     let step = pacer.reserve(host.as_bytes(), At::Given(now)).unwrap();
     let reply = run(redis, step.call());
     let mut ticket = pacer.reserve_reply(step, &reply).unwrap()?;
@@ -387,15 +412,19 @@ fn go_at(redis: &mut Connection, pacer: &mut FleetPacer, host: &str, mut now: u6
     panic!("wait never returned");
 }
 
-fn pace_step(redis: &mut Connection, pacer: &mut FleetPacer, step: robotstxt::PaceStep) -> u64 {
+fn pace_step(
+    redis: &mut dyn ConnectionLike,
+    pacer: &mut FleetPacer,
+    step: robotstxt::PaceStep,
+) -> u64 {
     let reply = run(redis, step.call());
     pacer.step_reply(step, &reply).unwrap()
 }
 
-#[test]
-fn corrupt_pace_fields_give_the_strictest_pace_never_a_hang_or_a_faster_one() {
-    let (_server, mut redis) = connect();
-    let now = redis_ms(&mut redis);
+fn corrupt_pace_fields_give_the_strictest_pace_never_a_hang_or_a_faster_one(
+    redis: &mut dyn ConnectionLike,
+) {
+    let now = redis_ms(redis);
     let cases: &[(&str, &str)] = &[
         ("gen", "nan"),
         ("gen", "inf"),
@@ -414,17 +443,17 @@ fn corrupt_pace_fields_give_the_strictest_pace_never_a_hang_or_a_faster_one() {
         let step = worker
             .set_delay(host.as_bytes(), 2_000, At::Given(now))
             .unwrap();
-        pace_step(&mut redis, &mut worker, step);
-        let first = go_at(&mut redis, &mut worker, &host, now).expect("on");
+        pace_step(redis, &mut worker, step);
+        let first = go_at(redis, &mut worker, &host, now).expect("on");
         let _: () = redis::cmd("HSET")
             .arg(format!("p:pace:{{{host}}}"))
             .arg(*field)
             .arg(*value)
-            .query(&mut redis)
+            .query(redis)
             .unwrap();
         // A fresh worker (it knows nothing to restore from).
         let mut other = pacer("p:", 1_000);
-        match go_at(&mut redis, &mut other, &host, first + 1) {
+        match go_at(redis, &mut other, &host, first + 1) {
             None => assert_eq!(*field, "off", "only a damaged switch switches off"),
             Some(start) => assert!(
                 start >= first + 2_000,
@@ -435,59 +464,57 @@ fn corrupt_pace_fields_give_the_strictest_pace_never_a_hang_or_a_faster_one() {
     }
 }
 
-#[test]
-fn a_zero_factor_still_backs_off() {
-    let (_server, mut redis) = connect();
-    let now = redis_ms(&mut redis);
+fn a_zero_factor_still_backs_off(redis: &mut dyn ConnectionLike) {
+    let now = redis_ms(redis);
     let mut worker = pacer("z:", 1_000);
-    go_at(&mut redis, &mut worker, "zero.test", now).unwrap();
+    go_at(redis, &mut worker, "zero.test", now).unwrap();
     let _: () = redis::cmd("HSET")
         .arg("z:pace:{zero.test}")
         .arg("factor")
         .arg(0)
-        .query(&mut redis)
+        .query(redis)
         .unwrap();
     let step = worker
         .record(b"zero.test", Some(503), None, At::Given(now))
         .unwrap();
     assert_eq!(
-        pace_step(&mut redis, &mut worker, step),
+        pace_step(redis, &mut worker, step),
         2_000,
         "a 503 doubles the gap"
     );
 }
 
-#[test]
-fn redis_restarted_empty_loses_no_kill_switch_retry_after_backoff_or_delay() {
-    let (_server, mut redis) = connect();
-    let now = redis_ms(&mut redis);
+fn redis_restarted_empty_loses_no_kill_switch_retry_after_backoff_or_delay(
+    redis: &mut dyn ConnectionLike,
+) {
+    let now = redis_ms(redis);
     let mut a = pacer("r:", 500);
     let mut b = pacer("r:", 500);
     // What the fleet knew: off.test switched off, slow.test's crawl delay,
     // busy.test throttled with a Retry-After and a backoff, known to b only.
     let step = a.set_enabled(b"off.test", false, At::Given(now)).unwrap();
-    pace_step(&mut redis, &mut a, step);
+    pace_step(redis, &mut a, step);
     let step = a.set_delay(b"slow.test", 2_000, At::Given(now)).unwrap();
-    pace_step(&mut redis, &mut a, step);
-    let slow_last = go_at(&mut redis, &mut a, "slow.test", now).unwrap();
-    go_at(&mut redis, &mut a, "busy.test", now).unwrap();
-    go_at(&mut redis, &mut b, "busy.test", now + 10).unwrap();
+    pace_step(redis, &mut a, step);
+    let slow_last = go_at(redis, &mut a, "slow.test", now).unwrap();
+    go_at(redis, &mut a, "busy.test", now).unwrap();
+    go_at(redis, &mut b, "busy.test", now + 10).unwrap();
     let step = b
         .record(b"busy.test", Some(429), Some(30_000), At::Given(now + 20))
         .unwrap();
-    pace_step(&mut redis, &mut b, step);
+    pace_step(redis, &mut b, step);
     // b and a both see off.test (a set it; b asks).
-    assert_eq!(go_at(&mut redis, &mut b, "off.test", now + 30), None);
+    assert_eq!(go_at(redis, &mut b, "off.test", now + 30), None);
 
-    let _: () = redis::cmd("FLUSHALL").query(&mut redis).unwrap();
+    let _: () = redis::cmd("FLUSHALL").query(redis).unwrap();
 
     let later = now + 100;
     assert_eq!(
-        go_at(&mut redis, &mut a, "off.test", later),
+        go_at(redis, &mut a, "off.test", later),
         None,
         "still switched off"
     );
-    let slow = go_at(&mut redis, &mut a, "slow.test", later).unwrap();
+    let slow = go_at(redis, &mut a, "slow.test", later).unwrap();
     assert!(
         slow >= slow_last + 2_000 && slow >= later + 2_000,
         "the crawl delay, from the restore on"
@@ -495,9 +522,9 @@ fn redis_restarted_empty_loses_no_kill_switch_retry_after_backoff_or_delay() {
     // a restores busy.test without the 429 (it never saw it); b adds it
     // at its next call, before anything is sent.
     let step = a.reserve(b"busy.test", At::Given(later)).unwrap();
-    let reply = run(&mut redis, step.call());
+    let reply = run(redis, step.call());
     let ticket_a = a.reserve_reply(step, &reply).unwrap().unwrap();
-    let start_b = go_at(&mut redis, &mut b, "busy.test", later).unwrap();
+    let start_b = go_at(redis, &mut b, "busy.test", later).unwrap();
     assert!(
         start_b >= now + 20 + 30_000,
         "b's start waits out the Retry-After it knew of"
@@ -505,29 +532,76 @@ fn redis_restarted_empty_loses_no_kill_switch_retry_after_backoff_or_delay() {
     // a's ticket was voided by b's merge: confirming it moves it past too.
     let mut ticket_a = ticket_a;
     let step = a.confirm(&ticket_a, At::Given(later + 1_000)).unwrap();
-    let reply = run(&mut redis, step.call());
+    let reply = run(redis, step.call());
     match a.confirm_reply(&mut ticket_a, step, &reply).unwrap() {
         FleetConfirm::Wait { until, .. } => assert!(until >= now + 20 + 30_000),
         other => panic!("a's old ticket must not go inside the Retry-After: {other:?}"),
     }
 }
 
-#[test]
-fn a_switch_set_after_the_restore_is_not_undone_by_an_older_worker() {
-    let (_server, mut redis) = connect();
-    let now = redis_ms(&mut redis);
+fn a_switch_set_after_the_restore_is_not_undone_by_an_older_worker(redis: &mut dyn ConnectionLike) {
+    let now = redis_ms(redis);
     let mut a = pacer("w:", 100);
     let mut b = pacer("w:", 100);
     let step = a.set_enabled(b"x.test", false, At::Given(now)).unwrap();
-    pace_step(&mut redis, &mut a, step);
-    assert_eq!(go_at(&mut redis, &mut b, "x.test", now), None);
-    let _: () = redis::cmd("FLUSHALL").query(&mut redis).unwrap();
+    pace_step(redis, &mut a, step);
+    assert_eq!(go_at(redis, &mut b, "x.test", now), None);
+    let _: () = redis::cmd("FLUSHALL").query(redis).unwrap();
     // a restores it, then switches it on (an operator's decision).
-    assert_eq!(go_at(&mut redis, &mut a, "x.test", now + 10), None);
+    assert_eq!(go_at(redis, &mut a, "x.test", now + 10), None);
     let step = a.set_enabled(b"x.test", true, At::Given(now + 20)).unwrap();
-    pace_step(&mut redis, &mut a, step);
+    pace_step(redis, &mut a, step);
     assert!(
-        go_at(&mut redis, &mut b, "x.test", now + 30).is_some(),
+        go_at(redis, &mut b, "x.test", now + 30).is_some(),
         "b's older knowledge does not switch it off again"
     );
+}
+
+/// A busy host's pace and copy move to another master mid-crawl: the
+/// cluster client follows ASK while the slot is half moved and MOVED
+/// after, and the fleet's answers stay those of one pace and one copy.
+#[test]
+fn a_slot_migration_mid_crawl_keeps_the_pace_and_the_copy() {
+    let cluster = RedisCluster::start();
+    let mut redis = cluster.client();
+    let redis: &mut dyn ConnectionLike = &mut redis;
+    let now = redis_ms(redis);
+    let mut workers = [pacer("m:", 1_000), pacer("m:", 1_000)];
+    let mut starts = Vec::new();
+    let mut clock = now;
+    let mut round = |redis: &mut dyn ConnectionLike, starts: &mut Vec<u64>, clock: &mut u64| {
+        for worker in workers.iter_mut() {
+            let start = go_at(redis, worker, "busy.test", *clock).expect("on");
+            starts.push(start);
+            *clock = start + 10;
+        }
+    };
+    round(redis, &mut starts, &mut clock);
+    let pace_slot = cluster.slot("m:pace:{busy.test}");
+    let mut caches = [cache("m:", 60_000), cache("m:", 60_000)];
+    let lease = fetch_lease(look(redis, &mut caches[0], At::Given(now)).0);
+    assert!(store(redis, &mut caches[0], lease, BODY, At::Given(now)));
+    let copy_slot = cluster.slot("m:copy:{https://shop.test}");
+
+    let moved_to = cluster.migrate_slot(pace_slot, || round(redis, &mut starts, &mut clock));
+    round(redis, &mut starts, &mut clock);
+    assert!(cluster.ports.contains(&moved_to));
+    for pair in starts.windows(2) {
+        assert!(
+            pair[1] >= pair[0] + 1_000,
+            "two starts {} ms apart under a 1,000 ms gap: {starts:?}",
+            pair[1] - pair[0]
+        );
+    }
+    assert_eq!(starts.len(), 8, "every round went");
+
+    // The copy's slot moves; a worker that held no copy reads it from its
+    // new master (MOVED), and the lease and fence moved with it.
+    cluster.migrate_slot(copy_slot, || ());
+    let (step, calls) = look(redis, &mut caches[1], At::Given(now + 2));
+    assert_eq!(calls, 1);
+    match step {
+        FleetLookup::Ready { answer, .. } => assert!(!allowed(&answer, "/private")),
+        other => panic!("{other:?}"),
+    }
 }

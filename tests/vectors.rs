@@ -962,6 +962,9 @@ fn every_vector() {
     let mut total = 0;
     for file in files {
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "http.json" {
+            continue; // behaviour §11: src/http/tests.rs runs it, beside the code
+        }
         let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
         let doc = doc.as_object().unwrap();
         check_fields(doc, &["spec", "cases", "note"], &name);

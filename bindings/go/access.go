@@ -3,7 +3,6 @@ package robotstxt
 import (
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -113,10 +112,12 @@ type Response struct {
 }
 
 // NewResponse makes a Response from resp, whose body you have read into
-// body: its status, its Cache-Control max-age, its Retry-After (seconds, or
-// an HTTP date counted from now), ETag and Last-Modified. Redirects counts
-// the redirects the client followed (resp.Request's chain). A nil resp is a
-// network error (Status 0).
+// body: its status, and its header values as the core reads them
+// (behaviour §11): Cache-Control's max-age, Retry-After (delta-seconds, or
+// an HTTP-date in any of its three forms, always GMT, counted from now),
+// ETag and Last-Modified. A value the core cannot read is left out.
+// Redirects counts the redirects the client followed (resp.Request's
+// chain). A nil resp is a network error (Status 0).
 func NewResponse(resp *http.Response, body []byte, now time.Time) Response {
 	if resp == nil {
 		return Response{}
@@ -125,32 +126,43 @@ func NewResponse(resp *http.Response, body []byte, now time.Time) Response {
 	for req := resp.Request; req != nil && req.Response != nil; req = req.Response.Request {
 		r.Redirects++
 	}
-	h := resp.Header
-	for _, directive := range strings.Split(h.Get("Cache-Control"), ",") {
-		name, value, ok := strings.Cut(strings.TrimSpace(directive), "=")
-		if ok && strings.EqualFold(name, "max-age") {
-			if secs, err := strconv.ParseInt(strings.Trim(value, `"`), 10, 64); err == nil && secs >= 0 {
-				r.MaxAge, r.HasMaxAge = capSeconds(secs), true
-			}
-		}
-	}
-	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
-		if secs, err := strconv.ParseInt(v, 10, 64); err == nil && secs >= 0 {
-			r.RetryAfter, r.HasRetryAfter = capSeconds(secs), true
-		} else if at, err := http.ParseTime(v); err == nil {
-			r.RetryAfter, r.HasRetryAfter = max(at.Sub(now), 0), true
-		}
-	}
-	r.ETag = h.Get("ETag")
-	r.LastModified = h.Get("Last-Modified")
+	facts := readHTTP(resp.Header, unixMS(now), 0)
+	r.MaxAge, r.HasMaxAge = msDuration(facts.maxAgeMS), facts.hasMaxAge
+	r.RetryAfter, r.HasRetryAfter = msDuration(facts.retryAfterMS), facts.hasRetryAfter
+	r.ETag, r.LastModified = facts.etag, facts.lastModified
 	return r
 }
 
-func capSeconds(secs int64) time.Duration {
-	if secs > int64(math.MaxInt64/time.Second) {
+// readHTTP passes h's values to the core, which reads them: Cache-Control,
+// a list, with its lines joined; the others as their first line.
+func readHTTP(h http.Header, nowMS, minMaxAgeMS uint64) coreHTTPFacts {
+	first := func(name string) (string, bool) {
+		v := h.Values(name)
+		if len(v) == 0 {
+			return "", false
+		}
+		return v[0], true
+	}
+	var c coreHTTP
+	c.retryAfter, c.hasRetryAfter = first("Retry-After")
+	if v := h.Values("Cache-Control"); len(v) > 0 {
+		c.cacheControl, c.hasCacheControl = strings.Join(v, ", "), true
+	}
+	c.etag, c.hasETag = first("ETag")
+	c.lastModified, c.hasLastModified = first("Last-Modified")
+	facts, f := coreHTTPRead(c, nowMS, minMaxAgeMS)
+	if f.failed() {
+		panic("robotstxt: NewResponse: " + strings.TrimPrefix(failure("NewResponse", f, "").Error(), "robotstxt: "))
+	}
+	return facts
+}
+
+// msDuration is ms milliseconds; the core keeps them below 2^31 s.
+func msDuration(ms uint64) time.Duration {
+	if ms > uint64(math.MaxInt64/int64(time.Millisecond)) {
 		return time.Duration(math.MaxInt64)
 	}
-	return time.Duration(secs) * time.Second
+	return time.Duration(ms) * time.Millisecond
 }
 
 // FromOutcome classifies resp as Classify does and, for FollowRules, parses

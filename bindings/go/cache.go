@@ -232,6 +232,8 @@ func (k LookupKind) String() string {
 		return "fetch"
 	case LookupWait:
 		return "wait"
+	case LookupRun:
+		return "run"
 	}
 	return "LookupKind(" + itoa(uint64(k)) + ")"
 }

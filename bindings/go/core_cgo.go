@@ -695,7 +695,9 @@ type headerValue struct {
 }
 
 func headerValues() []headerValue {
-	return []headerValue{
+	return append([]headerValue{
+		{"ROBOTSTXT_HTTP_IGNORED_RETRY_AFTER", C.ROBOTSTXT_HTTP_IGNORED_RETRY_AFTER, httpIgnoredRetryAfter},
+		{"ROBOTSTXT_HTTP_IGNORED_CACHE_CONTROL", C.ROBOTSTXT_HTTP_IGNORED_CACHE_CONTROL, httpIgnoredCacheControl},
 		{"ROBOTSTXT_STATUS_OK", C.ROBOTSTXT_STATUS_OK, statusOK},
 		{"ROBOTSTXT_STATUS_NULL_ARGUMENT", C.ROBOTSTXT_STATUS_NULL_ARGUMENT, statusNullArgument},
 		{"ROBOTSTXT_STATUS_INVALID_ARGUMENT", C.ROBOTSTXT_STATUS_INVALID_ARGUMENT, statusInvalidArgument},
@@ -772,5 +774,303 @@ func headerValues() []headerValue {
 		{"ROBOTSTXT_CONFIRM_GO", C.ROBOTSTXT_CONFIRM_GO, uint64(ConfirmGo)},
 		{"ROBOTSTXT_CONFIRM_WAIT", C.ROBOTSTXT_CONFIRM_WAIT, uint64(ConfirmWait)},
 		{"ROBOTSTXT_CONFIRM_DISABLED", C.ROBOTSTXT_CONFIRM_DISABLED, uint64(ConfirmDisabled)},
+	}, fleetHeaderValues()...)
+}
+
+// --- a fleet's protocol, sans I/O ---
+
+func fleetCacheC(h *handle) *C.robotstxt_fleet_cache {
+	return (*C.robotstxt_fleet_cache)(unsafe.Pointer(h))
+}
+func fleetPacerC(h *handle) *C.robotstxt_fleet_pacer {
+	return (*C.robotstxt_fleet_pacer)(unsafe.Pointer(h))
+}
+func fleetStepC(h *handle) *C.robotstxt_fleet_step {
+	return (*C.robotstxt_fleet_step)(unsafe.Pointer(h))
+}
+func fleetLeaseC(h *handle) *C.robotstxt_fleet_lease {
+	return (*C.robotstxt_fleet_lease)(unsafe.Pointer(h))
+}
+func fleetTicketC(h *handle) *C.robotstxt_fleet_ticket {
+	return (*C.robotstxt_fleet_ticket)(unsafe.Pointer(h))
+}
+
+func coreFleetStepFree(h *handle)   { C.robotstxt_fleet_step_free(fleetStepC(h)) }
+func coreFleetLeaseFree(h *handle)  { C.robotstxt_fleet_lease_free(fleetLeaseC(h)) }
+func coreFleetTicketFree(h *handle) { C.robotstxt_fleet_ticket_free(fleetTicketC(h)) }
+func coreFleetCacheFree(h *handle)  { C.robotstxt_fleet_cache_free(fleetCacheC(h)) }
+func coreFleetPacerFree(h *handle)  { C.robotstxt_fleet_pacer_free(fleetPacerC(h)) }
+
+// fleetStep copies a step's call out.
+func fleetStep(r C.go_fleet_step) (*handle, coreFleetCall, fault) {
+	if r.status != C.ROBOTSTXT_STATUS_OK || r.step == nil {
+		return nil, coreFleetCall{}, faultOf(r.status, r.err)
 	}
+	return hp(unsafe.Pointer(r.step)), fleetCall(r.step, r.script, r.keys, r.args), fault{}
+}
+
+func fleetCall(step *C.robotstxt_fleet_step, script C.robotstxt_str, keys, args C.size_t) coreFleetCall {
+	c := coreFleetCall{script: gostr(script), keys: make([]string, int(keys)), args: make([]string, int(args))}
+	for i := range c.keys {
+		c.keys[i] = gostr(C.go_fleet_step_text(step, false, C.size_t(i)))
+	}
+	for i := range c.args {
+		c.args[i] = gostr(C.go_fleet_step_text(step, true, C.size_t(i)))
+	}
+	return c
+}
+
+// replyC passes a reply's items, their text pinned where it lies (the
+// core reads it during the call only).
+func replyC(reply []FleetReply, pinner *runtime.Pinner) (*C.robotstxt_fleet_reply_item, C.size_t) {
+	if len(reply) == 0 {
+		return nil, 0
+	}
+	items := make([]C.robotstxt_fleet_reply_item, len(reply))
+	for i, r := range reply {
+		items[i].kind = C.robotstxt_fleet_reply_kind(r.Kind)
+		items[i].integer = C.int64_t(r.Int)
+		if len(r.Bytes) > 0 {
+			p := unsafe.StringData(r.Bytes)
+			pinner.Pin(p)
+			items[i].bytes, items[i].len = (*C.uint8_t)(unsafe.Pointer(p)), C.size_t(len(r.Bytes))
+		}
+	}
+	return unsafe.SliceData(items), C.size_t(len(items))
+}
+
+func atC(at FleetAt) (C.bool, C.uint64_t) { return C.bool(at.Given), C.uint64_t(at.MS) }
+
+func fleetLookupOf(r C.go_fleet_lookup) (coreFleetLookup, fault) {
+	if r.status != C.ROBOTSTXT_STATUS_OK {
+		return coreFleetLookup{}, faultOf(r.status, r.err)
+	}
+	l := r.lookup
+	out := coreFleetLookup{
+		kind: uint32(l.kind), answer: uint32(l.answer), stale: bool(l.stale),
+		rules: hp(unsafe.Pointer(l.rules)), lease: hp(unsafe.Pointer(l.lease)), step: hp(unsafe.Pointer(l.step)),
+		untilMS: uint64(l.until_ms), hasRetryAt: bool(l.has_retry_at), retryAtMS: uint64(l.retry_at_ms),
+	}
+	out.blanket, out.isBlanket = blanketOfC(l.blanket)
+	if l.step != nil {
+		var script C.robotstxt_str
+		var keys, args C.size_t
+		C.robotstxt_fleet_step_script(l.step, &script)
+		C.robotstxt_fleet_step_counts(l.step, &keys, &args)
+		out.call = fleetCall(l.step, script, keys, args)
+	}
+	if l.lease != nil {
+		out.origin, out.robotsURL = gostr(r.lease.origin), gostr(r.lease.robots_url)
+		out.validators = validatorsOf(r.lease.validators)
+	}
+	return out, fault{}
+}
+
+func coreFleetCacheNew(o coreFleetCacheOptions) (*handle, fault) {
+	opts := C.robotstxt_fleet_cache_options{
+		prefix:   C.robotstxt_str{ptr: cstr(o.prefix), len: C.size_t(len(o.prefix))},
+		lease_ms: C.uint64_t(o.leaseMS), keep_ms: C.uint64_t(o.keepMS), capacity: csize(o.capacity),
+		policy: policyC(o.policy),
+	}
+	r := C.go_fleet_cache_new(opts)
+	runtime.KeepAlive(o.prefix)
+	return hp(r.handle), faultOf(r.status, r.err)
+}
+
+func coreFleetCacheLookup(h *handle, url, token string, at FleetAt, when uint32, failSafe bool) (coreFleetLookup, fault) {
+	given, ms := atC(at)
+	r := C.go_fleet_cache_lookup(fleetCacheC(h), cstr(url), C.size_t(len(url)), cstr(token), C.size_t(len(token)),
+		given, ms, C.robotstxt_when_fetching(when), C.bool(failSafe))
+	runtime.KeepAlive(url)
+	runtime.KeepAlive(token)
+	return fleetLookupOf(r)
+}
+
+func coreFleetCacheLookupReply(h, step *handle, reply []FleetReply) (coreFleetLookup, fault) {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	items, n := replyC(reply, &pinner)
+	return fleetLookupOf(C.go_fleet_cache_lookup_reply(fleetCacheC(h), fleetStepC(step), items, n))
+}
+
+func coreFleetCacheLeaseStep(h, lease *handle, kind int, at FleetAt) (*handle, coreFleetCall, fault) {
+	given, ms := atC(at)
+	return fleetStep(C.go_fleet_cache_lease_step(fleetCacheC(h), fleetLeaseC(lease), C.int(kind), given, ms))
+}
+
+func coreFleetCacheRenewReply(h, step *handle, reply []FleetReply) (bool, fault) {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	items, n := replyC(reply, &pinner)
+	r := C.go_fleet_cache_renew_reply(fleetCacheC(h), fleetStepC(step), items, n)
+	return bool(r.value), faultOf(r.status, r.err)
+}
+
+func coreFleetCacheStore(h, lease *handle, resp *Response, token string, at FleetAt) (*handle, coreFleetCall, fault) {
+	given, ms := atC(at)
+	r := C.go_fleet_cache_store(fleetCacheC(h), fleetLeaseC(lease), fetchC(resp), cstr(token), C.size_t(len(token)),
+		given, ms)
+	runtime.KeepAlive(resp)
+	runtime.KeepAlive(token)
+	return fleetStep(r)
+}
+
+func coreFleetCacheStoreReply(h, step *handle, reply []FleetReply, failed bool) (coreFleetStored, fault) {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	items, n := replyC(reply, &pinner)
+	r := C.go_fleet_cache_store_reply(fleetCacheC(h), fleetStepC(step), items, n, C.bool(failed))
+	return coreFleetStored{disposition: uint32(r.stored.disposition), stored: bool(r.stored.stored),
+		failed: bool(r.stored.failed), rules: hp(unsafe.Pointer(r.stored.rules))}, faultOf(r.status, r.err)
+}
+
+func coreFleetCacheRedisFailed(h *handle) {
+	r := C.go_fleet_cache_redis_failed(fleetCacheC(h))
+	must("FleetCache.RedisFailed", faultOf(r.status, r.err))
+}
+
+func coreFleetCacheRemove(h *handle, url string) (bool, fault) {
+	r := C.go_fleet_cache_remove(fleetCacheC(h), cstr(url), C.size_t(len(url)))
+	runtime.KeepAlive(url)
+	return bool(r.value), faultOf(r.status, r.err)
+}
+
+func coreFleetCacheStats(h *handle) (FleetCacheStats, int, fault) {
+	r := C.go_fleet_cache_stats(fleetCacheC(h))
+	s := r.counters
+	return FleetCacheStats{Hits: uint64(s.hits), Misses: uint64(s.misses), Fetches: uint64(s.fetches),
+		Stale: uint64(s.stale), Evictions: uint64(s.evictions), Unreadable: uint64(s.unreadable),
+		RedisErrors: uint64(s.redis_errors), Entries: uint64(s.entries)}, int(r.len), faultOf(r.status, r.err)
+}
+
+func coreFleetCacheTimes(h *handle, untilMS uint64, at FleetAt) (left, renewEvery uint64) {
+	given, ms := atC(at)
+	r := C.go_fleet_cache_times(fleetCacheC(h), C.uint64_t(untilMS), given, ms)
+	return uint64(r.ms_until), uint64(r.renew_every_ms)
+}
+
+func coreFleetPacerNew(o coreFleetPacerOptions) (*handle, fault) {
+	opts := C.robotstxt_fleet_pacer_options{
+		prefix:   C.robotstxt_str{ptr: cstr(o.prefix), len: C.size_t(len(o.prefix))},
+		floor_ms: C.uint64_t(o.floorMS), backoff_cap_ms: C.uint64_t(o.backoffCapMS),
+		max_in_flight: C.uint32_t(o.maxInFlight), in_flight_timeout_ms: C.uint64_t(o.inFlightTimeoutMS),
+		retain_ms: C.uint64_t(o.retainMS), known_capacity: csize(o.knownCapacity),
+		worker: C.robotstxt_str{ptr: cstr(o.worker), len: C.size_t(len(o.worker))},
+	}
+	r := C.go_fleet_pacer_new(opts)
+	runtime.KeepAlive(o.prefix)
+	runtime.KeepAlive(o.worker)
+	return hp(r.handle), faultOf(r.status, r.err)
+}
+
+func coreFleetPacerHostStep(h *handle, kind int, host string, at FleetAt, status uint16, flag bool,
+	n uint64) (*handle, coreFleetCall, fault) {
+	given, ms := atC(at)
+	r := C.go_fleet_pacer_host_step(fleetPacerC(h), C.int(kind), cstr(host), C.size_t(len(host)), given, ms,
+		C.uint16_t(status), C.bool(flag), C.uint64_t(n))
+	runtime.KeepAlive(host)
+	return fleetStep(r)
+}
+
+func coreFleetPacerReserveReply(h, step *handle, reply []FleetReply) (*handle, fault) {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	items, n := replyC(reply, &pinner)
+	r := C.go_fleet_pacer_reserve_reply(fleetPacerC(h), fleetStepC(step), items, n)
+	return hp(r.handle), faultOf(r.status, r.err)
+}
+
+func coreFleetTicketRead(h *handle) (host string, startMS, generation uint64) {
+	info := C.go_fleet_ticket_read(fleetTicketC(h))
+	return gostr(info.host), uint64(info.start_ms), uint64(info.generation)
+}
+
+func coreFleetPacerTicketStep(h, ticket *handle, cancel bool, at FleetAt) (*handle, coreFleetCall, fault) {
+	given, ms := atC(at)
+	return fleetStep(C.go_fleet_pacer_confirm(fleetPacerC(h), fleetTicketC(ticket), C.bool(cancel), given, ms))
+}
+
+func coreFleetPacerConfirmReply(h, ticket, step *handle, reply []FleetReply) (coreFleetConfirm, fault) {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	items, n := replyC(reply, &pinner)
+	r := C.go_fleet_pacer_confirm_reply(fleetPacerC(h), fleetTicketC(ticket), fleetStepC(step), items, n)
+	c := r.confirm
+	return coreFleetConfirm{kind: uint32(c.kind), untilMS: uint64(c.until_ms), atMS: uint64(c.at_ms),
+		busy: bool(c.busy)}, faultOf(r.status, r.err)
+}
+
+func coreFleetPacerStepReply(h, step *handle, reply []FleetReply, state bool) (uint64, uint64, fault) {
+	var pinner runtime.Pinner
+	defer pinner.Unpin()
+	items, n := replyC(reply, &pinner)
+	r := C.go_fleet_pacer_step_reply(fleetPacerC(h), fleetStepC(step), items, n, C.bool(state))
+	return uint64(r.value), uint64(r.second), faultOf(r.status, r.err)
+}
+
+func coreFleetPacerMSUntil(h *handle, untilMS uint64, at FleetAt) uint64 {
+	given, ms := atC(at)
+	return uint64(C.go_fleet_pacer_ms_until(fleetPacerC(h), C.uint64_t(untilMS), given, ms))
+}
+
+func corePaceDelayMS(hasDelay bool, delayS float64, hasRate bool, rate RequestRate) (uint64, fault) {
+	r := C.go_pace_delay_ms(C.bool(hasDelay), C.double(delayS), C.bool(hasRate), C.uint32_t(rate.Requests),
+		C.uint32_t(rate.Seconds))
+	return uint64(r.value), faultOf(r.status, r.err)
+}
+
+// fleetHeaderValues are the fleet's constants, for core_cgo_test.go.
+func fleetHeaderValues() []headerValue {
+	return []headerValue{
+		{"ROBOTSTXT_STATUS_BAD_REPLY", C.ROBOTSTXT_STATUS_BAD_REPLY, statusBadReply},
+		{"ROBOTSTXT_STATUS_INVALID_STEP", C.ROBOTSTXT_STATUS_INVALID_STEP, statusInvalidStep},
+		{"ROBOTSTXT_LOOKUP_RUN", C.ROBOTSTXT_LOOKUP_RUN, uint64(LookupRun)},
+		{"ROBOTSTXT_FLEET_REPLY_NIL", C.ROBOTSTXT_FLEET_REPLY_NIL, uint64(FleetReplyNil)},
+		{"ROBOTSTXT_FLEET_REPLY_INT", C.ROBOTSTXT_FLEET_REPLY_INT, uint64(FleetReplyInt)},
+		{"ROBOTSTXT_FLEET_REPLY_BYTES", C.ROBOTSTXT_FLEET_REPLY_BYTES, uint64(FleetReplyBytes)},
+		{"ROBOTSTXT_FLEET_REPLY_ERROR", C.ROBOTSTXT_FLEET_REPLY_ERROR, uint64(FleetReplyError)},
+	}
+}
+
+// --- HTTP facts (behaviour §11) ---
+
+// coreHTTPRead reads a response's header values. The request struct holds
+// pointers to the values, so it and they are copied into C memory: cgo
+// passes no Go memory that holds pointers. It runs once per fetch of a
+// robots.txt, where the copies cost nothing that matters.
+func coreHTTPRead(h coreHTTP, nowMS, minMaxAgeMS uint64) (coreHTTPFacts, fault) {
+	r := (*C.robotstxt_http_response)(C.calloc(1, C.size_t(unsafe.Sizeof(C.robotstxt_http_response{}))))
+	f := (*C.robotstxt_fetch)(C.calloc(1, C.size_t(unsafe.Sizeof(C.robotstxt_fetch{}))))
+	ignored := (*C.robotstxt_http_ignored)(C.calloc(1, C.size_t(unsafe.Sizeof(C.robotstxt_http_ignored(0)))))
+	var copies []unsafe.Pointer
+	defer func() {
+		for _, p := range copies {
+			C.free(p)
+		}
+		C.free(unsafe.Pointer(r))
+		C.free(unsafe.Pointer(f))
+		C.free(unsafe.Pointer(ignored))
+	}()
+	put := func(s string) C.robotstxt_str {
+		if s == "" {
+			return C.robotstxt_str{}
+		}
+		p := C.CBytes(unsafe.Slice(unsafe.StringData(s), len(s)))
+		copies = append(copies, p)
+		return C.robotstxt_str{ptr: (*C.uint8_t)(p), len: C.size_t(len(s))}
+	}
+	r.has_retry_after, r.retry_after = C.bool(h.hasRetryAfter), put(h.retryAfter)
+	r.has_cache_control, r.cache_control = C.bool(h.hasCacheControl), put(h.cacheControl)
+	r.has_etag, r.etag = C.bool(h.hasETag), put(h.etag)
+	r.has_last_modified, r.last_modified = C.bool(h.hasLastModified), put(h.lastModified)
+	st := C.robotstxt_http_read(r, C.uint64_t(nowMS), C.uint64_t(minMaxAgeMS), f, ignored)
+	if st != C.ROBOTSTXT_STATUS_OK {
+		return coreHTTPFacts{}, fault{status: uint32(st)} // only NULLs fail, and none is passed
+	}
+	return coreHTTPFacts{
+		maxAgeMS: uint64(f.max_age_ms), hasMaxAge: bool(f.has_max_age),
+		retryAfterMS: uint64(f.retry_after_ms), hasRetryAfter: bool(f.has_retry_after),
+		etag: gostr(f.etag), lastModified: gostr(f.last_modified),
+		ignored: uint32(*ignored),
+	}, fault{}
 }

@@ -24,7 +24,7 @@ func TestConstantsMatchHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	enum := regexp.MustCompile(`(?m)^#define (ROBOTSTXT_(?:STATUS|PROFILE|DECISION|CAUSE|USAGE|LINE|FLAG|ACCESS|` +
-		`DISPOSITION|AFTER_LIMIT|ANSWER|WHEN_FETCHING|LOOKUP|CONFIRM)_\w+) `)
+		`DISPOSITION|AFTER_LIMIT|ANSWER|WHEN_FETCHING|LOOKUP|CONFIRM|HTTP_IGNORED)_\w+) `)
 	defined := enum.FindAllStringSubmatch(string(header), -1)
 	for _, m := range defined {
 		if !listed[m[1]] {

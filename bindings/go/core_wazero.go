@@ -1027,3 +1027,409 @@ func corePacerGap(h *handle, host string) (uint64, fault) {
 	}
 	return in.U64(out), fault{}
 }
+
+// --- a fleet's protocol, sans I/O ---
+
+func coreFleetStepFree(h *handle)   { free(wasmcore.FleetStepFree, h) }
+func coreFleetLeaseFree(h *handle)  { free(wasmcore.FleetLeaseFree, h) }
+func coreFleetTicketFree(h *handle) { free(wasmcore.FleetTicketFree, h) }
+func coreFleetCacheFree(h *handle)  { free(wasmcore.FleetCacheFree, h) }
+func coreFleetPacerFree(h *handle)  { free(wasmcore.FleetPacerFree, h) }
+
+// putAt writes a robotstxt_fleet_at: given @0, ms @8; 16.
+func putAt(in *wasmcore.Instance, at FleetAt) uint64 {
+	p := in.Out(16)
+	in.PutBool(p, at.Given)
+	in.PutU64(p+8, at.MS)
+	return uint64(p)
+}
+
+// putReply writes a reply's robotstxt_fleet_reply_items: kind @0,
+// integer @8, bytes @16, len @20; 24 each.
+func putReply(in *wasmcore.Instance, reply []FleetReply) (uint64, uint64) {
+	if len(reply) == 0 {
+		return 0, 0
+	}
+	p := in.Out(24 * in32(len(reply)))
+	for i, r := range reply {
+		item := p + 24*uint32(i)
+		in.PutU32(item, uint32(r.Kind))
+		in.PutU64(item+8, uint64(r.Int))
+		putText(in, item+16, r.Bytes)
+	}
+	return uint64(p), uint64(len(reply))
+}
+
+// stepCall copies the call of the step at step out.
+func stepCall(in *wasmcore.Instance, step uint32) coreFleetCall {
+	out := in.Out(16)
+	in.Status(wasmcore.FleetStepScript, uint64(step), uint64(out))
+	in.Status(wasmcore.FleetStepCounts, uint64(step), uint64(out+8), uint64(out+12))
+	c := coreFleetCall{script: text(in, out), keys: make([]string, in.U32(out+8)), args: make([]string, in.U32(out+12))}
+	for i := range c.keys {
+		in.Status(wasmcore.FleetStepKey, uint64(step), uint64(i), uint64(out))
+		c.keys[i] = text(in, out)
+	}
+	for i := range c.args {
+		in.Status(wasmcore.FleetStepArg, uint64(step), uint64(i), uint64(out))
+		c.args[i] = text(in, out)
+	}
+	return c
+}
+
+// stepAt is the step a call with status st wrote at out (none: NULL).
+func stepAt(in *wasmcore.Instance, st, out uint32) (*handle, coreFleetCall, fault) {
+	if st != statusOK {
+		return nil, coreFleetCall{}, faultAt(in, st)
+	}
+	step := newHandle(in, out)
+	if step == nil {
+		return nil, coreFleetCall{}, fault{}
+	}
+	return step, stepCall(in, step.addr), fault{}
+}
+
+// robotstxt_fleet_lookup: kind @0, answer @4, stale @8, rules @12,
+// lease @16, step @20, until_ms @24, blanket @32, has_retry_at @48,
+// retry_at_ms @56; 64. robotstxt_fleet_lease_info: origin @0,
+// robots_url @8, validators @16; 40.
+func lookupAt(in *wasmcore.Instance, st, out uint32) (coreFleetLookup, fault) {
+	if st != statusOK {
+		return coreFleetLookup{}, faultAt(in, st)
+	}
+	l := coreFleetLookup{
+		kind: in.U32(out), answer: in.U32(out + 4), stale: in.Bool(out + 8),
+		rules: newHandle(in, out+12), lease: newHandle(in, out+16), step: newHandle(in, out+20),
+		untilMS: in.U64(out + 24), hasRetryAt: in.Bool(out + 48), retryAtMS: in.U64(out + 56),
+	}
+	l.blanket, l.isBlanket = readBlanket(in, out+32)
+	if l.step != nil {
+		l.call = stepCall(in, l.step.addr)
+	}
+	if l.lease != nil {
+		info := in.Out(40)
+		in.Status(wasmcore.FleetLeaseRead, uint64(l.lease.addr), uint64(info))
+		l.origin, l.robotsURL, l.validators = text(in, info), text(in, info+8), readValidators(in, info+16)
+	}
+	return l, fault{}
+}
+
+// robotstxt_fleet_cache_options: prefix @0, lease_ms @8, keep_ms @16,
+// capacity @24, policy @32; 80.
+func coreFleetCacheNew(o coreFleetCacheOptions) (*handle, fault) {
+	in := core()
+	in.Lock()
+	defer in.Unlock()
+	opts, out := in.Out(80), in.Out(4)
+	putText(in, opts, o.prefix)
+	in.PutU64(opts+8, o.leaseMS)
+	in.PutU64(opts+16, o.keepMS)
+	in.PutU32(opts+24, uint32(size(o.capacity)))
+	writePolicy(in, opts+32, o.policy)
+	if st := in.Status(wasmcore.FleetCacheNew, uint64(opts), uint64(out)); st != statusOK {
+		return nil, faultAt(in, st)
+	}
+	return newHandle(in, out), fault{}
+}
+
+func coreFleetCacheLookup(h *handle, url, token string, at FleetAt, when uint32, failSafe bool) (coreFleetLookup, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(64)
+	u, t := uint64(in.String(url)), uint64(in.String(token))
+	var st uint32
+	if failSafe {
+		st = in.Status(wasmcore.FleetCacheFailSafe, uint64(h.addr), u, uint64(len(url)), t, uint64(len(token)),
+			putAt(in, at), uint64(out))
+	} else {
+		st = in.Status(wasmcore.FleetCacheLookup, uint64(h.addr), u, uint64(len(url)), t, uint64(len(token)),
+			putAt(in, at), uint64(when), uint64(out))
+	}
+	return lookupAt(in, st, out)
+}
+
+func coreFleetCacheLookupReply(h, step *handle, reply []FleetReply) (coreFleetLookup, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(64)
+	items, n := putReply(in, reply)
+	return lookupAt(in, in.Status(wasmcore.FleetCacheLookupReply, uint64(h.addr), uint64(step.addr), items, n, uint64(out)), out)
+}
+
+func coreFleetCacheLeaseStep(h, lease *handle, kind int, at FleetAt) (*handle, coreFleetCall, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(4)
+	var st uint32
+	if kind == fleetRenew {
+		st = in.Status(wasmcore.FleetCacheRenew, uint64(h.addr), uint64(lease.addr), putAt(in, at), uint64(out))
+	} else {
+		st = in.Status(wasmcore.FleetCacheAbandon, uint64(h.addr), uint64(lease.addr), uint64(out))
+	}
+	return stepAt(in, st, out)
+}
+
+func coreFleetCacheRenewReply(h, step *handle, reply []FleetReply) (bool, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(1)
+	items, n := putReply(in, reply)
+	if st := in.Status(wasmcore.FleetCacheRenewReply, uint64(h.addr), uint64(step.addr), items, n, uint64(out)); st != statusOK {
+		return false, faultAt(in, st)
+	}
+	return in.Bool(out), fault{}
+}
+
+func coreFleetCacheStore(h, lease *handle, resp *Response, token string, at FleetAt) (*handle, coreFleetCall, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(4)
+	st := in.Status(wasmcore.FleetCacheStore, uint64(h.addr), uint64(lease.addr), uint64(writeFetch(in, resp)),
+		uint64(in.String(token)), uint64(len(token)), putAt(in, at), uint64(out))
+	return stepAt(in, st, out)
+}
+
+// robotstxt_fleet_stored: disposition @0, stored @4, failed @5, answer @8,
+// rules @12, blanket @16; 32.
+func coreFleetCacheStoreReply(h, step *handle, reply []FleetReply, failed bool) (coreFleetStored, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(32)
+	var st uint32
+	if failed {
+		st = in.Status(wasmcore.FleetCacheStoreFailed, uint64(h.addr), uint64(step.addr), uint64(out))
+	} else {
+		items, n := putReply(in, reply)
+		st = in.Status(wasmcore.FleetCacheStoreReply, uint64(h.addr), uint64(step.addr), items, n, uint64(out))
+	}
+	if st != statusOK {
+		return coreFleetStored{}, faultAt(in, st)
+	}
+	return coreFleetStored{disposition: in.U32(out), stored: in.Bool(out + 4), failed: in.Bool(out + 5),
+		rules: newHandle(in, out+12)}, fault{}
+}
+
+func coreFleetCacheRedisFailed(h *handle) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	must("FleetCache.RedisFailed", faultAt(in, in.Status(wasmcore.FleetCacheRedisFailed, uint64(h.addr))))
+}
+
+func coreFleetCacheRemove(h *handle, url string) (bool, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(1)
+	if st := in.Status(wasmcore.FleetCacheRemove, uint64(h.addr), uint64(in.String(url)), uint64(len(url)), uint64(out)); st != statusOK {
+		return false, faultAt(in, st)
+	}
+	return in.Bool(out), fault{}
+}
+
+// robotstxt_fleet_cache_counters: eight uint64_t; then the length.
+func coreFleetCacheStats(h *handle) (FleetCacheStats, int, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(72)
+	if st := in.Status(wasmcore.FleetCacheStats, uint64(h.addr), uint64(out)); st != statusOK {
+		return FleetCacheStats{}, 0, faultAt(in, st)
+	}
+	if st := in.Status(wasmcore.FleetCacheLen, uint64(h.addr), uint64(out+64)); st != statusOK {
+		return FleetCacheStats{}, 0, faultAt(in, st)
+	}
+	return FleetCacheStats{Hits: in.U64(out), Misses: in.U64(out + 8), Fetches: in.U64(out + 16),
+		Stale: in.U64(out + 24), Evictions: in.U64(out + 32), Unreadable: in.U64(out + 40),
+		RedisErrors: in.U64(out + 48), Entries: in.U64(out + 56)}, int(in.U32(out + 64)), fault{}
+}
+
+func coreFleetCacheTimes(h *handle, untilMS uint64, at FleetAt) (left, renewEvery uint64) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(16)
+	in.Status(wasmcore.FleetCacheMSUntil, uint64(h.addr), untilMS, putAt(in, at), uint64(out))
+	in.Status(wasmcore.FleetCacheRenewEveryMS, uint64(h.addr), uint64(out+8))
+	return in.U64(out), in.U64(out + 8)
+}
+
+// robotstxt_fleet_pacer_options: prefix @0, floor_ms @8, backoff_cap_ms
+// @16, max_in_flight @24, in_flight_timeout_ms @32, retain_ms @40,
+// known_capacity @48, worker @52; 64.
+func coreFleetPacerNew(o coreFleetPacerOptions) (*handle, fault) {
+	in := core()
+	in.Lock()
+	defer in.Unlock()
+	opts, out := in.Out(64), in.Out(4)
+	putText(in, opts, o.prefix)
+	in.PutU64(opts+8, o.floorMS)
+	in.PutU64(opts+16, o.backoffCapMS)
+	in.PutU32(opts+24, o.maxInFlight)
+	in.PutU64(opts+32, o.inFlightTimeoutMS)
+	in.PutU64(opts+40, o.retainMS)
+	in.PutU32(opts+48, uint32(size(o.knownCapacity)))
+	putText(in, opts+52, o.worker)
+	if st := in.Status(wasmcore.FleetPacerNew, uint64(opts), uint64(out)); st != statusOK {
+		return nil, faultAt(in, st)
+	}
+	return newHandle(in, out), fault{}
+}
+
+func coreFleetPacerHostStep(h *handle, kind int, host string, at FleetAt, status uint16, flag bool,
+	n uint64) (*handle, coreFleetCall, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(4)
+	p, hs, hl, a := uint64(h.addr), uint64(in.String(host)), uint64(len(host)), putAt(in, at)
+	var st uint32
+	switch kind {
+	case fleetReserve:
+		st = in.Status(wasmcore.FleetPacerReserve, p, hs, hl, a, uint64(out))
+	case fleetRecord:
+		st = in.Status(wasmcore.FleetPacerRecord, p, hs, hl, uint64(status), b64(flag), n, a, uint64(out))
+	case fleetSetDelay:
+		st = in.Status(wasmcore.FleetPacerSetDelay, p, hs, hl, n, a, uint64(out))
+	case fleetSetEnabled:
+		st = in.Status(wasmcore.FleetPacerSetEnabled, p, hs, hl, b64(flag), a, uint64(out))
+	default:
+		st = in.Status(wasmcore.FleetPacerPaceState, p, hs, hl, a, uint64(out))
+	}
+	return stepAt(in, st, out)
+}
+
+func coreFleetPacerReserveReply(h, step *handle, reply []FleetReply) (*handle, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(4)
+	items, n := putReply(in, reply)
+	if st := in.Status(wasmcore.FleetPacerReserveReply, uint64(h.addr), uint64(step.addr), items, n, uint64(out)); st != statusOK {
+		return nil, faultAt(in, st)
+	}
+	return newHandle(in, out), fault{}
+}
+
+// robotstxt_fleet_ticket_info: host @0, start_ms @8, generation @16; 24.
+func coreFleetTicketRead(h *handle) (host string, startMS, generation uint64) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(24)
+	in.Status(wasmcore.FleetTicketRead, uint64(h.addr), uint64(out))
+	return text(in, out), in.U64(out + 8), in.U64(out + 16)
+}
+
+func coreFleetPacerTicketStep(h, ticket *handle, cancel bool, at FleetAt) (*handle, coreFleetCall, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(4)
+	f := wasmcore.FleetPacerConfirm
+	if cancel {
+		f = wasmcore.FleetPacerCancel
+	}
+	return stepAt(in, in.Status(f, uint64(h.addr), uint64(ticket.addr), putAt(in, at), uint64(out)), out)
+}
+
+// robotstxt_fleet_confirm: kind @0, until_ms @8, busy @16, at_ms @24; 32.
+func coreFleetPacerConfirmReply(h, ticket, step *handle, reply []FleetReply) (coreFleetConfirm, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(32)
+	items, n := putReply(in, reply)
+	if st := in.Status(wasmcore.FleetPacerConfirmReply, uint64(h.addr), uint64(ticket.addr), uint64(step.addr), items, n,
+		uint64(out)); st != statusOK {
+		return coreFleetConfirm{}, faultAt(in, st)
+	}
+	return coreFleetConfirm{kind: in.U32(out), untilMS: in.U64(out + 8), busy: in.Bool(out + 16), atMS: in.U64(out + 24)}, fault{}
+}
+
+// robotstxt_fleet_pace_state: gap_ms @0, in_flight @8; 16.
+func coreFleetPacerStepReply(h, step *handle, reply []FleetReply, state bool) (uint64, uint64, fault) {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(16)
+	items, n := putReply(in, reply)
+	f := wasmcore.FleetPacerStepReply
+	if state {
+		f = wasmcore.FleetPacerPaceStateReply
+	}
+	if st := in.Status(f, uint64(h.addr), uint64(step.addr), items, n, uint64(out)); st != statusOK {
+		return 0, 0, faultAt(in, st)
+	}
+	return in.U64(out), in.U64(out + 8), fault{}
+}
+
+func coreFleetPacerMSUntil(h *handle, untilMS uint64, at FleetAt) uint64 {
+	in := h.in
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(8)
+	in.Status(wasmcore.FleetPacerMSUntil, uint64(h.addr), untilMS, putAt(in, at), uint64(out))
+	return in.U64(out)
+}
+
+func corePaceDelayMS(hasDelay bool, delayS float64, hasRate bool, rate RequestRate) (uint64, fault) {
+	in := core()
+	in.Lock()
+	defer in.Unlock()
+	out := in.Out(8)
+	if st := in.Status(wasmcore.PaceDelayMS, b64(hasDelay), math.Float64bits(delayS), b64(hasRate),
+		uint64(rate.Requests), uint64(rate.Seconds), uint64(out)); st != statusOK {
+		return 0, faultAt(in, st)
+	}
+	return in.U64(out), fault{}
+}
+
+// --- HTTP facts (behaviour §11) ---
+
+// coreHTTPRead writes a robotstxt_http_response (http_status @0,
+// redirects @4, body @8, has_retry_after @16, retry_after @20,
+// has_cache_control @28, cache_control @32, has_etag @40, etag @44,
+// has_last_modified @52, last_modified @56; 64), and reads back the
+// robotstxt_fetch (writeFetch's layout) and the ignored bits.
+func coreHTTPRead(h coreHTTP, nowMS, minMaxAgeMS uint64) (coreHTTPFacts, fault) {
+	in := core()
+	in.Lock()
+	defer in.Unlock()
+	p := in.Out(64)
+	for _, v := range []struct {
+		at  uint32
+		has bool
+		s   string
+	}{{16, h.hasRetryAfter, h.retryAfter}, {28, h.hasCacheControl, h.cacheControl}, {40, h.hasETag, h.etag}, {52, h.hasLastModified, h.lastModified}} {
+		if v.has {
+			in.PutBool(p+v.at, true)
+			putText(in, p+v.at+4, v.s)
+		}
+	}
+	f := in.Out(72)
+	ignored := in.Out(4)
+	if st := in.Status(wasmcore.HTTPRead, uint64(p), nowMS, minMaxAgeMS, uint64(f), uint64(ignored)); st != statusOK {
+		return coreHTTPFacts{}, faultAt(in, st)
+	}
+	facts := coreHTTPFacts{ignored: in.U32(ignored)}
+	if in.Bool(f + 16) {
+		facts.hasMaxAge, facts.maxAgeMS = true, in.U64(f+24)
+	}
+	if in.Bool(f + 32) {
+		facts.hasRetryAfter, facts.retryAfterMS = true, in.U64(f+40)
+	}
+	if in.Bool(f + 48) {
+		facts.etag = text(in, f+52)
+	}
+	if in.Bool(f + 60) {
+		facts.lastModified = text(in, f+64)
+	}
+	return facts, fault{}
+}

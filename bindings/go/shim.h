@@ -804,4 +804,322 @@ static inline go_len go_pacer_host(const uint8_t *host, size_t len, uint8_t *out
     return go_len_of(status, n);
 }
 
+/* --- a fleet's protocol, sans I/O (core_cgo.go's fleet block) --- */
+
+static inline robotstxt_fleet_at go_fleet_at(bool given, uint64_t ms) {
+    robotstxt_fleet_at at;
+    at.given = given;
+    at.ms = ms;
+    return at;
+}
+
+/* A lookup, with its lease's origin, URL and validators when it has one. */
+typedef struct go_fleet_lookup {
+    robotstxt_status status;
+    robotstxt_fleet_lookup lookup;
+    robotstxt_fleet_lease_info lease;
+    go_err err;
+} go_fleet_lookup;
+
+static inline go_fleet_lookup go_fleet_lookup_of(robotstxt_status status, go_fleet_lookup r) {
+    r.status = status;
+    if (status == ROBOTSTXT_STATUS_OK && r.lookup.lease != NULL) {
+        r.status = robotstxt_fleet_lease_read(r.lookup.lease, &r.lease);
+        if (r.status != ROBOTSTXT_STATUS_OK) {
+            robotstxt_fleet_lease_free(r.lookup.lease);
+        }
+    }
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_fleet_lookup go_fleet_cache_lookup(const robotstxt_fleet_cache *cache,
+                                                    const uint8_t *url, size_t url_len,
+                                                    const uint8_t *token, size_t token_len,
+                                                    bool given, uint64_t ms,
+                                                    robotstxt_when_fetching when, bool fail_safe) {
+    go_fleet_lookup r;
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_status status;
+    memset(&r, 0, sizeof r);
+    status = fail_safe ? robotstxt_fleet_cache_fail_safe(cache, url, url_len, token, token_len,
+                                                         &at, &r.lookup)
+                       : robotstxt_fleet_cache_lookup(cache, url, url_len, token, token_len, &at,
+                                                      when, &r.lookup);
+    return go_fleet_lookup_of(status, r);
+}
+
+static inline go_fleet_lookup go_fleet_cache_lookup_reply(const robotstxt_fleet_cache *cache,
+                                                          const robotstxt_fleet_step *step,
+                                                          const robotstxt_fleet_reply_item *items,
+                                                          size_t count) {
+    go_fleet_lookup r;
+    robotstxt_status status;
+    memset(&r, 0, sizeof r);
+    status = robotstxt_fleet_cache_lookup_reply(cache, step, items, count, &r.lookup);
+    return go_fleet_lookup_of(status, r);
+}
+
+/* A step made, with its script's name and its numbers of keys and args. */
+typedef struct go_fleet_step {
+    robotstxt_status status;
+    robotstxt_fleet_step *step;
+    robotstxt_str script;
+    size_t keys, args;
+    go_err err;
+} go_fleet_step;
+
+static inline go_fleet_step go_fleet_step_of(robotstxt_status status, robotstxt_fleet_step *step) {
+    go_fleet_step r;
+    memset(&r, 0, sizeof r);
+    r.status = status;
+    r.step = step;
+    if (status == ROBOTSTXT_STATUS_OK && step != NULL) {
+        robotstxt_fleet_step_script(step, &r.script);
+        robotstxt_fleet_step_counts(step, &r.keys, &r.args);
+    }
+    r.err = go_take_error(status);
+    return r;
+}
+
+/* Key or argument i of a step (i in range: the counts said so). */
+static inline robotstxt_str go_fleet_step_text(const robotstxt_fleet_step *step, bool arg,
+                                               size_t i) {
+    robotstxt_str s = {NULL, 0};
+    if (arg) {
+        robotstxt_fleet_step_arg(step, i, &s);
+    } else {
+        robotstxt_fleet_step_key(step, i, &s);
+    }
+    return s;
+}
+
+/* kind: 0 renew, 1 abandon. */
+static inline go_fleet_step go_fleet_cache_lease_step(const robotstxt_fleet_cache *cache,
+                                                      const robotstxt_fleet_lease *lease, int kind,
+                                                      bool given, uint64_t ms) {
+    robotstxt_fleet_step *step = NULL;
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_status status = kind == 0 ? robotstxt_fleet_cache_renew(cache, lease, &at, &step)
+                                        : robotstxt_fleet_cache_abandon(cache, lease, &step);
+    return go_fleet_step_of(status, step);
+}
+
+static inline go_fleet_step go_fleet_cache_store(const robotstxt_fleet_cache *cache,
+                                                 const robotstxt_fleet_lease *lease,
+                                                 robotstxt_fetch fetch, const uint8_t *token,
+                                                 size_t token_len, bool given, uint64_t ms) {
+    robotstxt_fleet_step *step = NULL;
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_status status =
+        robotstxt_fleet_cache_store(cache, lease, &fetch, token, token_len, &at, &step);
+    return go_fleet_step_of(status, step);
+}
+
+static inline go_bool go_fleet_cache_renew_reply(const robotstxt_fleet_cache *cache,
+                                                 const robotstxt_fleet_step *step,
+                                                 const robotstxt_fleet_reply_item *items,
+                                                 size_t count) {
+    go_bool r;
+    bool held = false;
+    r.status = robotstxt_fleet_cache_renew_reply(cache, step, items, count, &held);
+    r.value = held;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_fleet_stored {
+    robotstxt_status status;
+    robotstxt_fleet_stored stored;
+    go_err err;
+} go_fleet_stored;
+
+/* The store's reply, or with failed, Redis failed to take it. */
+static inline go_fleet_stored go_fleet_cache_store_reply(const robotstxt_fleet_cache *cache,
+                                                         const robotstxt_fleet_step *step,
+                                                         const robotstxt_fleet_reply_item *items,
+                                                         size_t count, bool failed) {
+    go_fleet_stored r;
+    memset(&r, 0, sizeof r);
+    r.status = failed ? robotstxt_fleet_cache_store_failed(cache, step, &r.stored)
+                      : robotstxt_fleet_cache_store_reply(cache, step, items, count, &r.stored);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_handle go_fleet_cache_new(robotstxt_fleet_cache_options options) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_fleet_cache *cache = NULL;
+    r.status = robotstxt_fleet_cache_new(&options, &cache);
+    r.handle = cache;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline go_unit go_fleet_cache_redis_failed(const robotstxt_fleet_cache *cache) {
+    return go_unit_of(robotstxt_fleet_cache_redis_failed(cache));
+}
+
+static inline go_bool go_fleet_cache_remove(const robotstxt_fleet_cache *cache, const uint8_t *url,
+                                            size_t len) {
+    go_bool r;
+    bool removed = false;
+    r.status = robotstxt_fleet_cache_remove(cache, url, len, &removed);
+    r.value = removed;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+typedef struct go_fleet_counters {
+    robotstxt_status status;
+    robotstxt_fleet_cache_counters counters;
+    size_t len;
+    go_err err;
+} go_fleet_counters;
+
+static inline go_fleet_counters go_fleet_cache_stats(const robotstxt_fleet_cache *cache) {
+    go_fleet_counters r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_fleet_cache_stats(cache, &r.counters);
+    if (r.status == ROBOTSTXT_STATUS_OK) {
+        r.status = robotstxt_fleet_cache_len(cache, &r.len);
+    }
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* The ms from at until until_ms, and how often a lease is renewed. */
+typedef struct go_fleet_times {
+    uint64_t ms_until, renew_every_ms;
+} go_fleet_times;
+
+static inline go_fleet_times go_fleet_cache_times(const robotstxt_fleet_cache *cache,
+                                                  uint64_t until_ms, bool given, uint64_t ms) {
+    go_fleet_times r = {0, 0};
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_fleet_cache_ms_until(cache, until_ms, &at, &r.ms_until);
+    robotstxt_fleet_cache_renew_every_ms(cache, &r.renew_every_ms);
+    return r;
+}
+
+static inline go_handle go_fleet_pacer_new(robotstxt_fleet_pacer_options options) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_fleet_pacer *pacer = NULL;
+    r.status = robotstxt_fleet_pacer_new(&options, &pacer);
+    r.handle = pacer;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* kind: 0 reserve, 1 record (status, flag: has Retry-After, n: its ms),
+ * 2 set_delay (n: the gap), 3 set_enabled (flag), 4 pace_state. */
+static inline go_fleet_step go_fleet_pacer_host_step(const robotstxt_fleet_pacer *pacer, int kind,
+                                                     const uint8_t *host, size_t len, bool given,
+                                                     uint64_t ms, uint16_t status, bool flag,
+                                                     uint64_t n) {
+    robotstxt_fleet_step *step = NULL;
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_status st;
+    switch (kind) {
+    case 0: st = robotstxt_fleet_pacer_reserve(pacer, host, len, &at, &step); break;
+    case 1: st = robotstxt_fleet_pacer_record(pacer, host, len, status, flag, n, &at, &step); break;
+    case 2: st = robotstxt_fleet_pacer_set_delay(pacer, host, len, n, &at, &step); break;
+    case 3: st = robotstxt_fleet_pacer_set_enabled(pacer, host, len, flag, &at, &step); break;
+    default: st = robotstxt_fleet_pacer_pace_state(pacer, host, len, &at, &step); break;
+    }
+    return go_fleet_step_of(st, step);
+}
+
+static inline go_handle go_fleet_pacer_reserve_reply(const robotstxt_fleet_pacer *pacer,
+                                                     const robotstxt_fleet_step *step,
+                                                     const robotstxt_fleet_reply_item *items,
+                                                     size_t count) {
+    go_handle r = {0, NULL, {NULL, 0}};
+    robotstxt_fleet_ticket *ticket = NULL;
+    r.status = robotstxt_fleet_pacer_reserve_reply(pacer, step, items, count, &ticket);
+    r.handle = ticket;
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline robotstxt_fleet_ticket_info go_fleet_ticket_read(const robotstxt_fleet_ticket *ticket) {
+    robotstxt_fleet_ticket_info info;
+    memset(&info, 0, sizeof info);
+    robotstxt_fleet_ticket_read(ticket, &info);
+    return info;
+}
+
+/* A confirmation's step, or with cancel, the step that gives the slot
+ * back (NULL: nothing to give back). */
+static inline go_fleet_step go_fleet_pacer_confirm(const robotstxt_fleet_pacer *pacer,
+                                                   const robotstxt_fleet_ticket *ticket,
+                                                   bool cancel, bool given, uint64_t ms) {
+    robotstxt_fleet_step *step = NULL;
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_status status = cancel ? robotstxt_fleet_pacer_cancel(pacer, ticket, &at, &step)
+                                     : robotstxt_fleet_pacer_confirm(pacer, ticket, &at, &step);
+    return go_fleet_step_of(status, step);
+}
+
+typedef struct go_fleet_confirm {
+    robotstxt_status status;
+    robotstxt_fleet_confirm confirm;
+    go_err err;
+} go_fleet_confirm;
+
+static inline go_fleet_confirm go_fleet_pacer_confirm_reply(const robotstxt_fleet_pacer *pacer,
+                                                            const robotstxt_fleet_ticket *ticket,
+                                                            const robotstxt_fleet_step *step,
+                                                            const robotstxt_fleet_reply_item *items,
+                                                            size_t count) {
+    go_fleet_confirm r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_fleet_pacer_confirm_reply(pacer, ticket, step, items, count, &r.confirm);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+/* A step's reply read as a value (cancel, record, set_delay, set_enabled),
+ * or with state, as a pace state: gap in value, in flight in second. */
+typedef struct go_fleet_pair {
+    robotstxt_status status;
+    uint64_t value, second;
+    go_err err;
+} go_fleet_pair;
+
+static inline go_fleet_pair go_fleet_pacer_step_reply(const robotstxt_fleet_pacer *pacer,
+                                                      const robotstxt_fleet_step *step,
+                                                      const robotstxt_fleet_reply_item *items,
+                                                      size_t count, bool state) {
+    go_fleet_pair r;
+    robotstxt_fleet_pace_state s = {0, 0};
+    memset(&r, 0, sizeof r);
+    if (state) {
+        r.status = robotstxt_fleet_pacer_pace_state_reply(pacer, step, items, count, &s);
+        r.value = s.gap_ms;
+        r.second = s.in_flight;
+    } else {
+        r.status = robotstxt_fleet_pacer_step_reply(pacer, step, items, count, &r.value);
+    }
+    r.err = go_take_error(r.status);
+    return r;
+}
+
+static inline uint64_t go_fleet_pacer_ms_until(const robotstxt_fleet_pacer *pacer,
+                                               uint64_t until_ms, bool given, uint64_t ms) {
+    uint64_t left = 0;
+    robotstxt_fleet_at at = go_fleet_at(given, ms);
+    robotstxt_fleet_pacer_ms_until(pacer, until_ms, &at, &left);
+    return left;
+}
+
+static inline go_u64 go_pace_delay_ms(bool has_delay, double delay_s, bool has_rate,
+                                      uint32_t requests, uint32_t seconds) {
+    go_u64 r;
+    memset(&r, 0, sizeof r);
+    r.status = robotstxt_pace_delay_ms(has_delay, delay_s, has_rate, requests, seconds, &r.value);
+    r.err = go_take_error(r.status);
+    return r;
+}
+
 #endif /* ROBOTSTXT_GO_SHIM_H */

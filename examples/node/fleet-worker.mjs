@@ -41,9 +41,12 @@ for (const name of ['redis-port', 'prefix', 'queue', 'id', 'deadline-ms']) {
 
 const userAgent = `${args.token}/1.0 (worker ${args.id})`
 const deadline = Date.now() + Number(args['deadline-ms'])
-// Calls fail at once while Redis is down (the worker retries), and the
-// client reconnects when it is back.
+// Calls fail within about a second while Redis is down or hung (the
+// shared classes fail safe, the worker retries), and the client
+// reconnects when it is back.
 const redis = new Redis(Number(args['redis-port']), '127.0.0.1', {
+  connectTimeout: 1000,
+  commandTimeout: 1000,
   maxRetriesPerRequest: 1,
   retryStrategy: () => 100
 })
@@ -132,7 +135,7 @@ while (Date.now() < deadline) {
     }
     await crawl(url)
   } catch (error) {
-    if (error.code !== 'ERR_ROBOTSTXT_REDIS' && !/Connection|connect|ECONNREFUSED|max retries|closed/i.test(error.message)) {
+    if (error.code !== 'ERR_ROBOTSTXT_REDIS' && !/Connection|connect|ECONNREFUSED|max retries|closed|timed out/i.test(error.message)) {
       throw error
     }
     say('redis-error', { url, message: error.message })

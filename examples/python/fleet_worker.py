@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import redis.asyncio
 import redis.exceptions
 from redis.asyncio.retry import Retry
-from redis.backoff import ConstantBackoff
+from redis.backoff import NoBackoff
 
 import robotstxt
 from robotstxt.aio import FetchOutcome, FetchRequest, retry_after_ms
@@ -79,14 +79,15 @@ def arguments() -> argparse.Namespace:
 async def work(args: argparse.Namespace) -> None:
     user_agent = f"{args.token}/1.0 (worker {args.id})"
     deadline = time.monotonic() + args.deadline_ms / 1000
-    # Calls fail soon while Redis is down (the worker retries), and the
-    # client connects again when it is back.
+    # A call fails within about a second while Redis is down (two tries of
+    # half a second): the cache then fails safe and the worker retries the
+    # URL; the client connects again when Redis is back.
     client = redis.asyncio.Redis(
         host="127.0.0.1",
         port=args.redis_port,
-        retry=Retry(ConstantBackoff(0.1), 1),
-        socket_connect_timeout=1,
-        socket_timeout=5,
+        socket_timeout=0.5,
+        socket_connect_timeout=0.5,
+        retry=Retry(NoBackoff(), 1),
     )
     store: RedisClient = client  # the typed surface of its commands
 
@@ -96,7 +97,7 @@ async def work(args: argparse.Namespace) -> None:
             headers["If-None-Match"] = request.etag
         if request.last_modified is not None:
             headers["If-Modified-Since"] = request.last_modified
-        status, got, body = await asyncio.to_thread(http_get, request.robots_url, headers, args.lease_ms / 1000)
+        status, got, body = await asyncio.to_thread(http_get, request.robots_url, headers, 30)
         return FetchOutcome(
             status,
             body,
@@ -105,7 +106,10 @@ async def work(args: argparse.Namespace) -> None:
             last_modified=got.get("last-modified"),
         )
 
-    cache = SharedRobotsCache(client, fetch, prefix=args.prefix, lease_ms=args.lease_ms, retry_ms=args.retry_ms)
+    # The lease is renewed while a fetch goes on; timeout bounds the fetch.
+    cache = SharedRobotsCache(
+        client, fetch, prefix=args.prefix, lease_ms=args.lease_ms, retry_ms=args.retry_ms, timeout=30
+    )
     pacer = SharedPacer(
         client, prefix=args.prefix, floor_ms=args.floor_ms, in_flight_timeout_ms=args.in_flight_timeout_ms
     )

@@ -125,7 +125,7 @@ impl BodyMark {
         let read = &body[..body.len().min(limit)];
         let mark = BodyMark {
             len: u32::try_from(read.len()).expect("parse limits fit in 32 bits"),
-            crc: crc32fast::hash(read),
+            crc: crate::checksum::crc32(read),
         };
         (read, mark)
     }

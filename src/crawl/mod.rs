@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod cache;
+pub mod checksum;
 pub mod freshness;
 pub mod origin;
 pub mod pace;

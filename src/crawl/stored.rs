@@ -116,7 +116,7 @@ impl Entry {
             out.extend_from_slice(&len.to_le_bytes());
             out.extend_from_slice(field);
         }
-        let crc = crc32fast::hash(&out);
+        let crc = crate::checksum::crc32(&out);
         out.extend_from_slice(&crc.to_le_bytes());
         debug_assert_eq!(out.len(), len);
         Ok(out)
@@ -174,7 +174,7 @@ fn checked_body(body: &[u8], mark: BodyMark) -> Result<&[u8], Error> {
     let len = mark.len as usize;
     let read = body
         .get(..len)
-        .filter(|read| crc32fast::hash(read) == mark.crc);
+        .filter(|read| crate::checksum::crc32(read) == mark.crc);
     read.ok_or(Error::BodyMismatch {
         expected: len,
         given: body.len(),
@@ -276,7 +276,7 @@ impl<'a> Stored<'a> {
             return Err(invalid("is cut short"));
         }
         let (content, crc) = bytes.split_at(bytes.len() - 4);
-        if crc32fast::hash(content) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
+        if crate::checksum::crc32(content) != u32::from_le_bytes(crc.try_into().expect("4 bytes")) {
             return Err(invalid("fails its checksum (damaged or cut short)"));
         }
         let mut r = Reader {

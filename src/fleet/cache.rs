@@ -461,7 +461,9 @@ impl FleetCache {
     /// call that stores it for the fleet, fenced by the lease.
     ///
     /// # Errors
-    /// [`Error::InvalidLease`] for a lease of another cache.
+    /// [`Error::InvalidLease`] for a lease of another cache;
+    /// [`Error::InvalidOption`] for `At::Monotonic` after lookups that were
+    /// all given their time.
     pub fn store(
         &mut self,
         lease: FleetLease,
@@ -469,7 +471,12 @@ impl FleetCache {
         at: At,
     ) -> Result<StoreStep, Error> {
         self.check(lease.cache)?;
-        let now = self.clock.now(at).unwrap_or(0);
+        // A lease comes from a lookup's reply, which set the clock; only a
+        // store on another kind of clock than that lookup's finds none.
+        let now = self.clock.now(at).ok_or(Error::InvalidOption {
+            name: "at",
+            expected: "the kind of clock the lookup that handed out the lease used",
+        })?;
         let policy = &self.options.policy;
         let mut entry = lease
             .base
@@ -514,14 +521,25 @@ impl FleetCache {
 
     /// Reads the reply to a store: the fleet took the copy (this worker
     /// holds it, by its version), or refused it (a lease that ran out
-    /// never overwrites the fleet's copy, nor is held).
+    /// never overwrites the fleet's copy, nor is held). An error reply is
+    /// Redis failing: as [`FleetCache::store_failed`].
     ///
     /// # Errors
-    /// [`Error::BadReply`], [`Error::InvalidLease`] as
-    /// [`FleetCache::lookup_reply`].
+    /// [`Error::BadReply`] for a reply that is not store.lua's answer (this
+    /// worker holds the copy then, as when Redis fails);
+    /// [`Error::InvalidLease`] for a step of another cache.
     pub fn store_reply(&mut self, step: StoreStep, reply: &Reply) -> Result<Stored, Error> {
         self.check(step.cache)?;
-        let version = answer("store", reply)?.text(0)?;
+        if let Reply::Error(_) = reply {
+            return Ok(self.store_failed(step));
+        }
+        let version = match answer("store", reply).and_then(|r| r.text(0)) {
+            Ok(version) => version,
+            Err(e) => {
+                self.store_failed(step);
+                return Err(e);
+            }
+        };
         let stored = !version.is_empty();
         if stored {
             self.put(
@@ -626,6 +644,11 @@ impl FleetCache {
             }
         }
         self.stats.entries = self.copies.len() as u64;
+    }
+
+    /// Whether this cache handed `lease` out.
+    pub fn issued(&self, lease: &FleetLease) -> bool {
+        lease.cache == self.id
     }
 
     fn check(&self, cache: u64) -> Result<(), Error> {

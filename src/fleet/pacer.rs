@@ -6,9 +6,9 @@
 //! first, so that no switched-off host, Retry-After, backoff or crawl
 //! delay any worker knew of is forgotten.
 
+use std::hash::{BuildHasher, RandomState};
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use lru::LruCache;
 
@@ -30,21 +30,22 @@ pub struct FleetPacerOptions {
     /// How many hosts this worker remembers the pace of (default 10,000).
     pub known_capacity: usize,
     /// Names this worker's in-flight places in Redis; unique per worker
-    /// (default: from the time and a counter).
+    /// (default: random per process and pacer).
     pub worker: String,
 }
 
 impl Default for FleetPacerOptions {
     fn default() -> Self {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
+        // Seeded per process where the platform has randomness (not the
+        // clock: wasm32-unknown-unknown has none and traps on it). A
+        // binding passes its own name where it knows better (a pid).
+        let seed = RandomState::new().hash_one(NEXT_ID.fetch_add(1, Ordering::Relaxed));
         FleetPacerOptions {
             prefix: "robotstxt:".into(),
             pacer: PacerOptions::default(),
             retain_ms: 24 * 3600 * 1000,
             known_capacity: 10_000,
-            worker: format!("{nanos:x}-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed)),
+            worker: format!("{seed:016x}"),
         }
     }
 }
@@ -283,11 +284,7 @@ impl FleetPacer {
     }
 
     fn finish(&mut self, kind: Kind, host: Box<str>, call: ScriptCall, at: At) -> PaceStep {
-        let call = if kind == Kind::State {
-            call
-        } else {
-            call.arg(self.known_arg(&host))
-        };
+        let call = call.arg(self.known_arg(&host));
         PaceStep {
             call,
             kind,
@@ -479,26 +476,24 @@ impl FleetPacer {
         }
         let r = answer(kind.script(), reply)?;
         let base = kind.own_items();
-        if kind != Kind::State {
-            if r.len() != base + 8 {
-                return Err(bad(
-                    kind.script(),
-                    format!("{} items, not {}", r.len(), base + 8),
-                ));
-            }
-            let last = r.int(base + 2)?;
-            let known = KnownPace {
-                epoch: r.text(base)?,
-                next_slot: r.ms(base + 1)?,
-                last_start: u64::try_from(last).ok(),
-                not_before: r.ms(base + 3)?,
-                delay_ms: r.ms(base + 4)?,
-                factor: r.ms(base + 5)?,
-                disabled: r.int(base + 6)? == 1,
-                generation: r.ms(base + 7)?,
-            };
-            self.known.put(step.host.clone(), known);
+        if r.len() != base + 8 {
+            return Err(bad(
+                kind.script(),
+                format!("{} items, not {}", r.len(), base + 8),
+            ));
         }
+        let last = r.int(base + 2)?;
+        let known = KnownPace {
+            epoch: r.text(base)?,
+            next_slot: r.ms(base + 1)?,
+            last_start: u64::try_from(last).ok(),
+            not_before: r.ms(base + 3)?,
+            delay_ms: r.ms(base + 4)?,
+            factor: r.ms(base + 5)?,
+            disabled: r.int(base + 6)? == 1,
+            generation: r.ms(base + 7)?,
+        };
+        self.known.put(step.host.clone(), known);
         Ok(r)
     }
 

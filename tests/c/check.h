@@ -38,5 +38,6 @@ void run_cache_tests(size_t *passed, size_t *failed);
 void run_bad_input_tests(size_t *passed, size_t *failed);
 void run_thread_tests(size_t *passed, size_t *failed);
 void run_preference_tests(size_t *passed, size_t *failed);
+void run_fleet_tests(size_t *passed, size_t *failed);
 
 #endif

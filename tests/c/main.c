@@ -58,6 +58,7 @@ int main(void) {
     run_bad_input_tests(&passed, &failed);
     run_thread_tests(&passed, &failed);
     run_preference_tests(&passed, &failed);
+    run_fleet_tests(&passed, &failed);
     run_vector_tests(&passed, &failed);
     printf("%zu passed, %zu failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

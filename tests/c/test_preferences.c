@@ -190,7 +190,7 @@ static bool test_http_field(void) {
     ok &= CHECK(untouched == SENTINEL);
     ok &= CHECK(ROBOTSTXT_STATUS_INVALID_FIELD == 13);
     ok &= CHECK(strcmp(robotstxt_status_message(ROBOTSTXT_STATUS_INVALID_FIELD),
-                       "the Content-Usage field states nothing") == 0);
+                       "the HTTP field cannot be read") == 0);
 done:
     robotstxt_preferences_free(p);
     robotstxt_rules_free(rules);

@@ -1279,6 +1279,178 @@ static bool run_origin_case(const vt_origin_case *c) {
     return ok;
 }
 
+/* http.json: the text of `h` joined into `*buf` (free() it), as a
+ * robotstxt_str, and whether it is there. */
+static bool http_text(vt_http_header h, uint8_t **buf, robotstxt_str *out) {
+    size_t len = 0;
+    *buf = join(h.value, &len);
+    out->ptr = *buf;
+    out->len = len;
+    return h.present;
+}
+
+/* The answer matches the expected header value (or its absence). */
+static bool http_same(bool has, robotstxt_str got, vt_http_header want, const char *what,
+                      const char *at) {
+    return check_at(has == want.present && (!has || same_bytes(got.ptr, got.len, want.value)),
+                    __FILE__, __LINE__, "%s: %s %s '%.*s'", at, what,
+                    has ? "is" : "is absent, not", (int)got.len, (const char *)got.ptr);
+}
+
+/* One value through robotstxt_retry_after_ms or robotstxt_max_age_ms, or a
+ * whole response through robotstxt_http_read. */
+static bool run_http_case(const vt_http_case *c) {
+    bool ok = true;
+    if (c->kind == VT_HTTP_RESPONSE) {
+        robotstxt_http_response r;
+        robotstxt_fetch f;
+        robotstxt_http_ignored ignored = 99;
+        uint8_t *bufs[5];
+        size_t i, len = 0;
+        memset(&r, 0, sizeof r);
+        r.http_status = c->status;
+        r.redirects = c->redirects;
+        bufs[0] = join((vt_bytes){NULL, 0}, &len);
+        r.has_retry_after = http_text(c->retry_after, &bufs[1], &r.retry_after);
+        r.has_cache_control = http_text(c->cache_control, &bufs[2], &r.cache_control);
+        r.has_etag = http_text(c->etag, &bufs[3], &r.etag);
+        r.has_last_modified = http_text(c->last_modified, &bufs[4], &r.last_modified);
+        ok &= OK(robotstxt_http_read(&r, c->now_ms, c->min_max_age_ms, &f, &ignored));
+        if (ok) {
+            ok &= check_at(f.http_status == c->status && f.redirects == c->redirects, __FILE__,
+                           __LINE__, "%s: status %u after %u redirects", c->where,
+                           (unsigned)f.http_status, (unsigned)f.redirects);
+            ok &= check_at(f.has_max_age == c->has_max_age &&
+                               (!f.has_max_age || f.max_age_ms == c->max_age_ms),
+                           __FILE__, __LINE__, "%s: max-age %d %llu ms", c->where,
+                           (int)f.has_max_age, (unsigned long long)f.max_age_ms);
+            ok &= check_at(f.has_retry_after == c->has_retry_after &&
+                               (!f.has_retry_after || f.retry_after_ms == c->retry_after_ms),
+                           __FILE__, __LINE__, "%s: retry-after %d %llu ms", c->where,
+                           (int)f.has_retry_after, (unsigned long long)f.retry_after_ms);
+            ok &= http_same(f.has_etag, f.etag, c->want_etag, "etag", c->where);
+            ok &= http_same(f.has_last_modified, f.last_modified, c->want_last_modified,
+                            "last-modified", c->where);
+            ok &= check_at(ignored == c->ignored, __FILE__, __LINE__, "%s: ignored %u, want %u",
+                           c->where, (unsigned)ignored, (unsigned)c->ignored);
+        }
+        for (i = 0; i < 5; i++) {
+            free(bufs[i]);
+        }
+        return ok;
+    }
+    {
+        size_t len = 0;
+        uint8_t *value = join(c->value, &len);
+        uint64_t ms = 12345;
+        bool has = false;
+        robotstxt_status st =
+            c->kind == VT_HTTP_RETRY_AFTER
+                ? robotstxt_retry_after_ms(value, len, c->now_ms, &ms)
+                : robotstxt_max_age_ms(value, len, &ms, &has);
+        if (c->kind == VT_HTTP_RETRY_AFTER) {
+            has = true;
+        }
+        if (c->error != NULL) {
+            ok &= check_at(st == ROBOTSTXT_STATUS_INVALID_FIELD, __FILE__, __LINE__,
+                           "%s: status %u, want ROBOTSTXT_STATUS_INVALID_FIELD", c->where,
+                           (unsigned)st);
+            ok &= check_at(strstr(last_error(), c->error) != NULL, __FILE__, __LINE__,
+                           "%s: message '%s' does not say '%s'", c->where, last_error(), c->error);
+            ok &= check_at(ms == 12345, __FILE__, __LINE__, "%s: output written on failure",
+                           c->where);
+        } else {
+            ok &= check_at(st == ROBOTSTXT_STATUS_OK, __FILE__, __LINE__, "%s: status %u (%s)",
+                           c->where, (unsigned)st, last_error());
+            ok &= check_at(has == c->has_ms && ms == (c->has_ms ? c->ms : 0), __FILE__, __LINE__,
+                           "%s: %d %llu ms, want %d %llu", c->where, (int)has,
+                           (unsigned long long)ms, (int)c->has_ms, (unsigned long long)c->ms);
+        }
+        free(value);
+    }
+    return ok;
+}
+
+/* The HTTP calls' contract beyond the vectors: NULLs, a NULL with a length,
+ * outputs untouched on failure, the optional ignored_out, and text that
+ * borrows from the caller's buffers. */
+static bool http_contract(void) {
+    const uint8_t date[] = "Sun Nov  6 08:51:37 1994";
+    const uint64_t now = 784111777000u;
+    robotstxt_http_response r;
+    robotstxt_fetch f;
+    robotstxt_http_ignored ignored = 7;
+    uint64_t ms = 5;
+    bool has = true, ok = true;
+    ok &= CHECK_STATUS(robotstxt_retry_after_ms(NULL, 3, now, &ms),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(strstr(last_error(), "robotstxt_retry_after_ms") != NULL);
+    ok &= CHECK_STATUS(robotstxt_retry_after_ms(date, sizeof date - 1, now, NULL),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_retry_after_ms(NULL, 0, now, &ms),
+                       ROBOTSTXT_STATUS_INVALID_FIELD);
+    ok &= CHECK(ms == 5);
+    ok &= OK(robotstxt_retry_after_ms(date, sizeof date - 1, now, &ms));
+    ok &= CHECK(ms == 120000);
+    ok &= CHECK_STATUS(robotstxt_max_age_ms(NULL, 1, &ms, &has), ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_max_age_ms(TEXT("max-age=1"), NULL, &has),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_max_age_ms(TEXT("max-age=1"), &ms, NULL),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(ms == 120000 && has);
+    ok &= OK(robotstxt_max_age_ms(NULL, 0, &ms, &has));
+    ok &= CHECK(ms == 0 && !has);
+    ok &= CHECK(strcmp(robotstxt_status_message(ROBOTSTXT_STATUS_INVALID_FIELD),
+                       "unknown status") != 0);
+
+    memset(&r, 0, sizeof r);
+    ok &= CHECK_STATUS(robotstxt_http_read(NULL, now, 0, &f, &ignored),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK_STATUS(robotstxt_http_read(&r, now, 0, NULL, &ignored),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(ignored == 7);
+    /* A zeroed response: no response at all, nothing to read. */
+    ok &= OK(robotstxt_http_read(&r, now, 0, &f, NULL));
+    ok &= CHECK(f.http_status == 0 && !f.has_max_age && !f.has_retry_after && !f.has_etag &&
+                !f.has_last_modified && f.body.len == 0);
+    /* A set field with NULL and a length is refused; an unset one is not read. */
+    r.etag.len = 4;
+    ok &= OK(robotstxt_http_read(&r, now, 0, &f, &ignored));
+    r.has_etag = true;
+    ok &= CHECK_STATUS(robotstxt_http_read(&r, now, 0, &f, &ignored),
+                       ROBOTSTXT_STATUS_NULL_ARGUMENT);
+    ok &= CHECK(strstr(last_error(), "response->etag") != NULL);
+    /* The fetch borrows the caller's bytes: its ETag points inside them. */
+    r.etag.ptr = (const uint8_t *)" \"v1\"";
+    r.etag.len = 5;
+    r.http_status = 200;
+    r.body.ptr = (const uint8_t *)"User-agent: *\nDisallow: /x\n";
+    r.body.len = 27;
+    r.has_retry_after = true;
+    r.retry_after.ptr = date;
+    r.retry_after.len = sizeof date - 1;
+    ok &= OK(robotstxt_http_read(&r, now, 0, &f, &ignored));
+    ok &= CHECK(f.etag.ptr == r.etag.ptr + 1 && f.etag.len == 4 && f.body.ptr == r.body.ptr);
+    ok &= CHECK(f.has_retry_after && f.retry_after_ms == 120000 && ignored == 0);
+    /* The fetch goes straight into an entry: due in 24 h, the copy's ETag kept. */
+    {
+        robotstxt_freshness_policy policy = robotstxt_freshness_policy_default();
+        robotstxt_entry *entry = NULL;
+        robotstxt_disposition d = 99;
+        bool due = true;
+        if (OK(robotstxt_entry_new(&policy, &entry))) {
+            ok &= OK(robotstxt_entry_record(entry, now, &f, &d));
+            ok &= CHECK(d == ROBOTSTXT_DISPOSITION_FOLLOW_RULES);
+            ok &= OK(robotstxt_entry_is_due(entry, now + 1000, &due));
+            ok &= CHECK(!due);
+            robotstxt_entry_free(entry);
+        } else {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 void run_vector_tests(size_t *passed, size_t *failed) {
     size_t i, ran = 0, before = *passed;
     for (i = 0; i < vt_parse_case_count; i++) {
@@ -1312,9 +1484,15 @@ void run_vector_tests(size_t *passed, size_t *failed) {
         *(run_origin_case(&vt_origin_cases[i]) ? passed : failed) += 1;
         ran++;
     }
+    for (i = 0; i < vt_http_case_count; i++) {
+        *(run_http_case(&vt_http_cases[i]) ? passed : failed) += 1;
+        ran++;
+    }
+    *(http_contract() ? passed : failed) += 1;
+    ran++;
     printf("vectors: %zu files, %zu cases, %zu runs (%zu passed)\n", vt_file_count,
            vt_parse_case_count + vt_access_case_count + vt_timeline_count + vt_cache_case_count +
-               vt_pacing_count + vt_origin_case_count,
+               vt_pacing_count + vt_origin_case_count + vt_http_case_count,
            ran, *passed - before);
     if (vt_skipped[0] != '\0') {
         printf("vectors: not in the C ABI yet, skipped: %s\n", vt_skipped);

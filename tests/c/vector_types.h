@@ -356,4 +356,35 @@ typedef struct vt_origin_case {
     vt_bytes origin;
 } vt_origin_case;
 
+/* http.json: one header value read (Retry-After, Cache-Control), or a
+ * whole response read into a robotstxt_fetch. */
+enum { VT_HTTP_RETRY_AFTER, VT_HTTP_CACHE_CONTROL, VT_HTTP_RESPONSE };
+
+typedef struct vt_http_header {
+    bool present;
+    vt_bytes value;
+} vt_http_header;
+
+typedef struct vt_http_case {
+    const char *where;
+    int kind;
+    uint64_t now_ms;
+    /* VT_HTTP_RETRY_AFTER and VT_HTTP_CACHE_CONTROL */
+    vt_bytes value;
+    const char *error; /* the reason given, or NULL when the value is read */
+    bool has_ms;       /* a wait or a max-age (false: no max-age) */
+    uint64_t ms;
+    /* VT_HTTP_RESPONSE */
+    uint16_t status;
+    uint32_t redirects;
+    vt_http_header retry_after, cache_control, etag, last_modified;
+    uint64_t min_max_age_ms;
+    bool has_max_age;
+    uint64_t max_age_ms;
+    bool has_retry_after;
+    uint64_t retry_after_ms;
+    vt_http_header want_etag, want_last_modified;
+    robotstxt_http_ignored ignored;
+} vt_http_case;
+
 #endif

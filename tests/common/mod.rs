@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 pub mod counting;
+pub mod redis_cluster;
 pub mod redis_server;
 
 /// The data a test binary runs on, chosen once.

@@ -10,7 +10,10 @@ shows that the fleet behaved as one polite crawler:
 - never more than one request in flight per host;
 - no disallowed request; every allowed page fetched.
 
-Then the same with one worker killed (-9) while it fetches a robots.txt
+Then the same with copies in Redis that no worker can read (a newer
+format, a damaged one: each is fetched over once, and no worker stops),
+with a robots.txt slower than the lease (its fetcher renews the lease:
+one fetch), with one worker killed (-9) while it fetches a robots.txt
 (it holds the fleet's lease: the next worker takes it once it runs out),
 and with Redis killed and restarted empty mid-crawl (the fleet fetches
 each robots.txt once more and goes on; nothing disallowed is fetched).
@@ -54,7 +57,8 @@ def free_port() -> int:
 class Fleet:
     """One scenario's processes: Redis, the site and the workers."""
 
-    def __init__(self, args: argparse.Namespace, name: str, slow_robots: str = "") -> None:
+    def __init__(self, args: argparse.Namespace, name: str, slow_robots: str = "", slow_ms: int = LEASE_MS * 2,
+                 lease_ms: int = LEASE_MS) -> None:
         self.args = args
         self.name = name
         self.dir = Path(args.workdir) / name
@@ -63,12 +67,13 @@ class Fleet:
         self.log.write_text("")
         self.procs: list[subprocess.Popen] = []
         self.workers: dict[str, subprocess.Popen] = {}
+        self.lease_ms = lease_ms
         self.redis_port = free_port()
         self.redis = self.start_redis()
         ports_file = self.dir / "ports.json"
         site = [sys.executable, str(HERE / "site.py"), "--log", str(self.log), "--ports-out", str(ports_file)]
         if slow_robots:
-            site += ["--slow-robots", slow_robots, "--slow-ms", str(LEASE_MS * 2)]
+            site += ["--slow-robots", slow_robots, "--slow-ms", str(slow_ms)]
         self.procs.append(subprocess.Popen(site))
         self.ports = json.loads(wait_for(lambda: ports_file.exists() and ports_file.read_text(), 10, "the site"))
         self.host_of = {port: host for host, port in self.ports.items()}
@@ -102,7 +107,7 @@ class Fleet:
 
     def spawn(self) -> None:
         common = ["--redis-port", str(self.redis_port), "--prefix", self.prefix, "--queue", self.queue,
-                  "--token", "ExampleBot", "--deadline-ms", str(DEADLINE_MS), "--lease-ms", str(LEASE_MS),
+                  "--token", "ExampleBot", "--deadline-ms", str(DEADLINE_MS), "--lease-ms", str(self.lease_ms),
                   "--retry-ms", str(RETRY_MS), "--floor-ms", str(FLOOR_MS),
                   "--in-flight-timeout-ms", str(IN_FLIGHT_TIMEOUT_MS)]
         plan = [("node", self.args.node, 3), ("go", self.args.go, 3), ("python", self.args.python, 2)]
@@ -225,6 +230,47 @@ def scenario_plain(args: argparse.Namespace) -> list[str]:
         fleet.stop()
 
 
+def scenario_unreadable(args: argparse.Namespace) -> list[str]:
+    """Copies the workers cannot read wait in Redis before they start: one
+    of a newer format (a newer library wrote it during a rolling upgrade),
+    one damaged; both fresh for a day. Each is no copy: one worker fetches
+    over it, the others wait for that, and every worker keeps crawling."""
+    fleet = Fleet(args, "unreadable")
+    try:
+        seconds, micros = fleet.cli("TIME").split()
+        due = int(seconds) * 1000 + int(micros) // 1000 + 86_400_000
+        for host, data in (("plain", "RTXC\x02" + "x" * 60), ("delay", "RTXC\x01" + "damaged" * 9)):
+            key = f"{fleet.prefix}copy:{{http://127.0.0.1:{fleet.ports[host]}}}"
+            fleet.cli("HSET", key, "data", data, "version", "7-1", "due", str(due), "fence", "7")
+            fleet.cli("PEXPIRE", key, "86400000")
+        fleet.fill(fleet.urls())
+        fleet.spawn()
+        fleet.wait_crawled(DEADLINE_MS / 1000)
+        exited = {w: p.returncode for w, p in fleet.workers.items() if p.poll() is not None}
+        if exited:
+            fail(f"unreadable: workers exited before the crawl was done: {exited}")
+        fleet.finish()
+        report = check_politeness(fleet, {"plain": 1, "delay": 1, "flaky": 2, "limited": 1})
+        return report + ["a newer-format copy (plain) and a damaged one (delay) were each fetched over once"]
+    finally:
+        fleet.stop()
+
+
+def scenario_slow(args: argparse.Namespace) -> list[str]:
+    """A robots.txt that answers after 3 s under a 1 s lease: its fetcher
+    renews the lease while it waits, so the fleet fetches it once."""
+    fleet = Fleet(args, "slow", slow_robots="plain", slow_ms=3000, lease_ms=1000)
+    try:
+        fleet.fill(fleet.urls())
+        fleet.spawn()
+        fleet.wait_crawled(DEADLINE_MS / 1000)
+        fleet.finish()
+        report = check_politeness(fleet, {"plain": 1, "delay": 1, "flaky": 2, "limited": 1})
+        return report + ["plain's robots.txt answered after 3 s under a 1 s lease: fetched once"]
+    finally:
+        fleet.stop()
+
+
 def scenario_kill(args: argparse.Namespace) -> list[str]:
     """A worker killed while it fetches the plain host's robots.txt."""
     fleet = Fleet(args, "kill", slow_robots="plain")
@@ -303,7 +349,9 @@ def main() -> None:
         args.workdir = tempfile.mkdtemp(prefix="fleet-")
     started = time.time()
     ran = 0
-    for name, scenario in (("plain", scenario_plain), ("kill", scenario_kill), ("restart", scenario_restart)):
+    scenarios = (("plain", scenario_plain), ("unreadable", scenario_unreadable), ("slow", scenario_slow),
+                 ("kill", scenario_kill), ("restart", scenario_restart))
+    for name, scenario in scenarios:
         if args.only and name != args.only:
             continue
         for line in scenario(args):

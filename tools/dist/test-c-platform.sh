@@ -188,7 +188,7 @@ unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
 [ "$(realpath "$(pkg-config --variable=libdir robotstxt)")" = "$root/lib" ] || fail "pkg-config's libdir"
 
 src=()
-for f in main.c test_api.c test_cache.c test_vectors.c test_bad_input.c test_threads.c test_preferences.c; do
+for f in main.c test_api.c test_cache.c test_vectors.c test_bad_input.c test_threads.c test_preferences.c test_fleet.c; do
 	src+=("$repo/tests/c/$f")
 done
 # Unoptimised, as mk/c.mk builds the suite natively.

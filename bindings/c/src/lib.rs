@@ -14,7 +14,7 @@
 #![warn(missing_docs)]
 
 // In header order: conventions, parsing, asking, linting, fetching, caching,
-// sharing with a fleet, pacing.
+// sharing with a fleet, pacing, a fleet's protocol.
 mod status;
 
 mod options;
@@ -29,6 +29,7 @@ mod preferences;
 mod diagnostics;
 
 mod access;
+mod http;
 
 mod entry;
 
@@ -39,6 +40,10 @@ mod cache;
 mod pacer;
 
 mod host_pace;
+
+mod fleet;
+mod fleet_cache;
+mod fleet_pacer;
 
 // What a wasm host needs beyond the header, kept out of it: the allocator
 // is for wasm hosts only (its unit tests also run natively).

@@ -52,8 +52,9 @@ pub const ROBOTSTXT_STATUS_INVALID_TICKET: robotstxt_status = 11;
 /// gap not yet passed): a new host is refused. Raise the capacity or try
 /// again later.
 pub const ROBOTSTXT_STATUS_PACER_FULL: robotstxt_status = 12;
-/// An HTTP `Content-Usage` field that is no RFC 9651 Dictionary, or is
-/// empty: it states nothing (behaviour §10.6).
+/// An HTTP field that states nothing: a `Content-Usage` field that is no
+/// RFC 9651 Dictionary, or is empty (behaviour §10.6); a `Retry-After` or
+/// `Cache-Control: max-age` value the library cannot read (behaviour §11).
 pub const ROBOTSTXT_STATUS_INVALID_FIELD: robotstxt_status = 13;
 /// Bytes given to `robotstxt_entry_decode` that are not a whole, intact
 /// stored copy (damaged, cut short, or not one at all).
@@ -67,6 +68,15 @@ pub const ROBOTSTXT_STATUS_BODY_MISMATCH: robotstxt_status = 16;
 /// The output buffer is too small: the length needed was written, nothing
 /// else. Call again with a buffer that long.
 pub const ROBOTSTXT_STATUS_BUFFER_TOO_SMALL: robotstxt_status = 17;
+/// A reply the library cannot read as the answer of the step's script (a
+/// Redis error reply, or another shape): the message names the script.
+/// The step was read and cannot be read again; take it as a failed call to
+/// Redis.
+pub const ROBOTSTXT_STATUS_BAD_REPLY: robotstxt_status = 18;
+/// A fleet step read by another function than its own `*_reply` (each
+/// says which steps it reads), read a second time, or of another cache or
+/// pacer. The step is left as it was.
+pub const ROBOTSTXT_STATUS_INVALID_STEP: robotstxt_status = 19;
 /// A bug in the library: it panicked, and the panic was stopped at the
 /// boundary. The handles passed are still valid; please report it with the
 /// message from `robotstxt_last_error`.
@@ -186,6 +196,7 @@ impl From<Error> for Failure {
             Error::InvalidCopy { .. } => ROBOTSTXT_STATUS_INVALID_COPY,
             Error::CopyVersion { .. } => ROBOTSTXT_STATUS_COPY_VERSION,
             Error::BodyMismatch { .. } => ROBOTSTXT_STATUS_BODY_MISMATCH,
+            Error::BadReply { .. } => ROBOTSTXT_STATUS_BAD_REPLY,
             // An error newer than this header: its message says what.
             _ => ROBOTSTXT_STATUS_INVALID_ARGUMENT,
         };
@@ -226,7 +237,11 @@ pub extern "C" fn robotstxt_status_message(status: robotstxt_status) -> *const c
         }
         ROBOTSTXT_STATUS_INVALID_TICKET => c"the ticket was spent or belongs to another pacer",
         ROBOTSTXT_STATUS_PACER_FULL => c"the pacer is full of hosts it cannot forget",
-        ROBOTSTXT_STATUS_INVALID_FIELD => c"the Content-Usage field states nothing",
+        ROBOTSTXT_STATUS_INVALID_FIELD => c"the HTTP field cannot be read",
+        ROBOTSTXT_STATUS_BAD_REPLY => c"a fleet reply cannot be read",
+        ROBOTSTXT_STATUS_INVALID_STEP => {
+            c"the fleet step was read already, by another function, or by another cache or pacer"
+        }
         ROBOTSTXT_STATUS_PANIC => c"the library panicked (a bug)",
         _ => c"unknown status",
     };

@@ -1,12 +1,10 @@
 package fleet
 
 import (
-	"container/list"
+	"cmp"
 	"context"
 	"errors"
-	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -14,22 +12,27 @@ import (
 	"github.com/robotstxt-engine/robotstxt-go"
 )
 
-// CacheOptions are a Cache's key prefix, lease and keep times, size,
-// freshness policy, failure policy and clock. Start from
+// CacheOptions are a Cache's key prefix, lease, fetch timeout, keep time,
+// size, freshness policy, failure policy and clock. Start from
 // DefaultCacheOptions.
 type CacheOptions struct {
 	// Prefix is the prefix of every key: "" means DefaultPrefix
 	// ("robotstxt:"). Workers of one fleet use the same.
 	Prefix string
-	// Lease is how long one worker's fetch of a robots.txt may take
-	// before another worker may fetch it instead; the fetch is cancelled
-	// (its context is done) then. 0 means 60s.
+	// Lease is how long one worker's right to fetch a robots.txt lasts
+	// unless renewed: the worker renews it every third of it while its
+	// fetch goes on, so a slow robots.txt stays one fetch for the fleet;
+	// one that dies with it frees it after Lease. 0 means 60s.
 	Lease time.Duration
+	// FetchTimeout is how long one fetch of a robots.txt may take before
+	// it is cancelled (its context is done) and counts as no response.
+	// 0 means 60s.
+	FetchTimeout time.Duration
 	// Keep is how long Redis keeps a copy after it was stored: 0 means 31
 	// days, past which an origin nobody asked about is forgotten.
 	Keep time.Duration
-	// Capacity is how many copies this worker keeps parsed, the one
-	// stored longest ago going first: 0 means 10,000.
+	// Capacity is how many copies this worker keeps parsed, the one used
+	// longest ago going first: 0 means 10,000.
 	Capacity int
 	// Policy is how copies age, how fetch statuses are read, and when a
 	// failed fetch is tried again, as for robotstxt.Cache. The zero value
@@ -50,7 +53,8 @@ type CacheOptions struct {
 	// including those the cache answers through. It must not block.
 	OnRedisError func(error)
 	// Now is the clock passed to every script. nil (the default) lets each
-	// script read Redis's own (TIME), the same for every worker.
+	// script read Redis's own (TIME), the same for every worker, and tells
+	// it between calls by the monotonic clock.
 	Now func() time.Time
 }
 
@@ -61,17 +65,12 @@ const (
 )
 
 // DefaultCacheOptions returns the defaults: DefaultPrefix, 60s
-// leases, copies kept 31 days in Redis and 10,000 in the worker, the
-// default freshness policy, waiting for fetches, no local fallback,
-// Redis's clock.
+// leases and fetches, copies kept 31 days in Redis and 10,000 in the
+// worker, the default freshness policy, waiting for fetches, no local
+// fallback, Redis's clock.
 func DefaultCacheOptions() CacheOptions {
-	return CacheOptions{
-		Prefix:   DefaultPrefix,
-		Lease:    defaultLease,
-		Keep:     defaultKeep,
-		Capacity: defaultCapacity,
-		Policy:   robotstxt.DefaultFreshnessPolicy(),
-	}
+	return CacheOptions{Prefix: DefaultPrefix, Lease: defaultLease, FetchTimeout: defaultLease, Keep: defaultKeep,
+		Capacity: defaultCapacity, Policy: robotstxt.DefaultFreshnessPolicy()}
 }
 
 // Cache is robotstxt.Cache's Rules over one copy of each origin's
@@ -81,8 +80,10 @@ func DefaultCacheOptions() CacheOptions {
 // copy) and the others wait for it, or answer with the copy they hold.
 // Each worker keeps the copies it uses parsed, by version: until a copy
 // is due a question costs no Redis call, and a check is a local call.
-// Within a worker, one goroutine per origin asks Redis at a time. Its
-// methods are safe for concurrent use.
+// Within a worker, one goroutine per origin asks Redis at a time. A copy
+// in Redis this worker cannot read (damaged, or written by a newer
+// library) is no copy: it fetches over it. Its methods are safe for
+// concurrent use.
 //
 // Rules is the whole job in one call. Lookup and Lease are the steps under
 // it, as robotstxt.Cache's Lookup and robotstxt.Lease are, with an explicit
@@ -103,52 +104,30 @@ func DefaultCacheOptions() CacheOptions {
 // another method.
 type Cache struct {
 	client       redis.Scripter
-	prefix       string
 	fetch        robotstxt.FetchFunc
-	clock        fleetClock
+	core         *robotstxt.FleetCache
+	now          func() time.Time
 	when         robotstxt.WhenFetching
+	fetchTimeout time.Duration
 	onRedisError func(error)
-	lease        time.Duration
-	leaseMS      int64
-	keepMS       int64
-	capacity     int
-	policy       robotstxt.FreshnessPolicy
 	fallback     *robotstxt.Cache
 	warning      fallbackWarning
 
-	// mu guards copies, order, empty and closed, and is held (for reading)
-	// while a held entry answers, so that none is closed meanwhile.
-	mu     sync.RWMutex
-	copies map[string]*heldCopy
-	order  *list.List       // origins, the one stored longest ago first
-	empty  *robotstxt.Entry // no copy: disallow-all, nothing known yet
+	// mu guards closed, users and rounds. Rounds and leases under way use
+	// the core: it is freed when the last ends after Close.
+	mu     sync.Mutex
 	closed bool
-
-	roundsMu sync.Mutex
-	rounds   map[string]*cacheRound // one look at Redis per origin at a time
-
-	hits, misses, fetches, stale, evictions, redisErrors atomic.Uint64
+	users  int
+	rounds map[string]*round
 }
 
-// heldCopy is a copy this worker holds: the bytes Redis has under version
-// ("" when its store was refused or failed), and the entry decoded from
-// them.
-type heldCopy struct {
-	version string
-	data    []byte
-	entry   *robotstxt.Entry
-	elem    *list.Element
-	closed  bool // its entry was closed (replaced, evicted): mu is held
-}
-
-// cacheRound is one look at Redis for an origin, shared by every
-// goroutine asking about it meanwhile; its result is set before done
-// closes.
-type cacheRound struct {
+// round is one look at Redis for an origin, shared by every goroutine
+// asking about it meanwhile; its result is set before done closes. Rules
+// answers the goroutine that started it; the others look again.
+type round struct {
 	done     chan struct{}
-	look     sharedLook // the answer, a ready look, unless one below is set
-	again    bool       // look again
-	fallback bool       // ask the local fallback cache
+	rules    *robotstxt.Rules
+	failed   *RedisError // Redis failed: fail safe
 	err      error
 	panicked any // the fetch function panicked with this
 }
@@ -165,56 +144,38 @@ func NewCache(client redis.Scripter, fetch robotstxt.FetchFunc, options CacheOpt
 	if fetch == nil {
 		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.NewCache needs a robotstxt.FetchFunc (robotstxt.FetchHTTP makes one)"}
 	}
-	if options.WhenFetching != robotstxt.WaitForFetch && options.WhenFetching != robotstxt.DisallowWhileFetching {
-		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.CacheOptions.WhenFetching is not robotstxt.WaitForFetch or robotstxt.DisallowWhileFetching"}
+	if err := checkWhen(options.WhenFetching, "fleet.CacheOptions.WhenFetching"); err != nil {
+		return nil, err
 	}
 	if options.Capacity < 0 {
 		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.CacheOptions.Capacity is negative: pass 0 (the default) or more"}
 	}
-	leaseMS, err := positiveMS(options.Lease, defaultLease, "fleet.CacheOptions.Lease")
-	if err != nil {
+	o := robotstxt.FleetCacheOptions{Prefix: options.Prefix, Capacity: cmp.Or(options.Capacity, defaultCapacity),
+		Policy: options.Policy}
+	if isZeroPolicy(o.Policy) {
+		o.Policy = robotstxt.DefaultFreshnessPolicy()
+	}
+	c := &Cache{client: client, fetch: fetch, now: options.Now, when: options.WhenFetching,
+		onRedisError: options.OnRedisError, rounds: map[string]*round{}}
+	var err error
+	for _, d := range []struct {
+		to        *time.Duration
+		from, def time.Duration
+		name      string
+	}{{&o.Lease, options.Lease, defaultLease, "Lease"}, {&o.Keep, options.Keep, defaultKeep, "Keep"},
+		{&c.fetchTimeout, options.FetchTimeout, defaultLease, "FetchTimeout"}} {
+		if *d.to, err = orDefault(d.from, d.def, "fleet.CacheOptions."+d.name); err != nil {
+			return nil, err
+		}
+	}
+	if c.core, err = robotstxt.NewFleetCache(o); err != nil {
 		return nil, err
-	}
-	keepMS, err := positiveMS(options.Keep, defaultKeep, "fleet.CacheOptions.Keep")
-	if err != nil {
-		return nil, err
-	}
-	policy := options.Policy
-	if isZeroPolicy(policy) {
-		policy = robotstxt.DefaultFreshnessPolicy()
-	}
-	empty, err := robotstxt.NewEntry(policy) // checks the policy too
-	if err != nil {
-		return nil, err
-	}
-	c := &Cache{
-		client:       client,
-		prefix:       options.Prefix,
-		fetch:        fetch,
-		clock:        fleetClock{now: options.Now},
-		when:         options.WhenFetching,
-		onRedisError: options.OnRedisError,
-		lease:        time.Duration(leaseMS) * time.Millisecond,
-		leaseMS:      leaseMS,
-		keepMS:       keepMS,
-		capacity:     options.Capacity,
-		policy:       policy,
-		copies:       map[string]*heldCopy{},
-		order:        list.New(),
-		empty:        empty,
-		rounds:       map[string]*cacheRound{},
-	}
-	if c.prefix == "" {
-		c.prefix = DefaultPrefix
-	}
-	if c.capacity == 0 {
-		c.capacity = defaultCapacity
 	}
 	if options.LocalFallback {
-		c.fallback, err = robotstxt.NewCache(fetch, robotstxt.CacheOptions{Capacity: c.capacity, Lease: c.lease, Policy: policy,
-			WhenFetching: options.WhenFetching, Now: options.Now})
+		c.fallback, err = robotstxt.NewCache(fetch, robotstxt.CacheOptions{Capacity: o.Capacity, Lease: c.fetchTimeout,
+			Policy: o.Policy, WhenFetching: options.WhenFetching, Now: options.Now})
 		if err != nil {
-			empty.Close()
+			c.core.Close()
 			return nil, err
 		}
 	}
@@ -226,7 +187,52 @@ func isZeroPolicy(p robotstxt.FreshnessPolicy) bool {
 		len(p.Parse) == 0
 }
 
+func checkWhen(when robotstxt.WhenFetching, what string) error {
+	if when != robotstxt.WaitForFetch && when != robotstxt.DisallowWhileFetching {
+		return &robotstxt.Error{Kind: robotstxt.ErrInvalidOption,
+			Message: what + " is not robotstxt.WaitForFetch or robotstxt.DisallowWhileFetching"}
+	}
+	return nil
+}
+
 var errCacheClosed = &robotstxt.Error{Kind: robotstxt.ErrClosed, Message: "fleet.Cache used after Close"}
+
+func (c *Cache) open() error {
+	if c == nil {
+		panic("robotstxt: method called on a nil *fleet.Cache")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return errCacheClosed
+	}
+	return nil
+}
+
+// release ends a round's or a lease's use of the core.
+func (c *Cache) release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.users--; c.closed && c.users == 0 {
+		c.core.Close()
+	}
+}
+
+// failed counts a failed call in the core, tells OnRedisError, and
+// returns the error to report.
+func (c *Cache) failed(step string, err error, count bool) error {
+	failure := redisFailure(step, err)
+	if failure == nil {
+		return err
+	}
+	if count {
+		c.core.RedisFailed()
+	}
+	if c.onRedisError != nil {
+		c.onRedisError(failure)
+	}
+	return failure
+}
 
 // Rules returns the rules for the crawler token at url (an absolute http
 // or https URL), as robotstxt.Cache.Rules does, from the fleet's copy of the
@@ -244,28 +250,23 @@ var errCacheClosed = &robotstxt.Error{Kind: robotstxt.ErrClosed, Message: "fleet
 // The Rules are yours: Close them when done. Errors:
 // robotstxt.ErrInvalidURL, a *robotstxt.TokenError, robotstxt.ErrClosed
 // after Close, ctx.Err() when ctx is done first (a fetch under way goes on
-// for the goroutines still waiting, and for the fleet),
-// robotstxt.ErrCopyVersion or robotstxt.ErrInvalidCopy for a fleet's copy
-// this worker cannot read (a newer library wrote it) until it is due and
-// fetched again (then this worker's copy replaces it). Redis failures are no
-// error: see Cache and OnRedisError. A panic of the fetch function is raised
-// again in every goroutine waiting for it, after the lease is given back.
+// for the goroutines still waiting, and for the fleet). Redis failures
+// are no error: see Cache and OnRedisError. A panic of the fetch function
+// is raised again in every goroutine waiting for it, after the lease is
+// given back.
 func (c *Cache) Rules(ctx context.Context, url, token string) (*robotstxt.Rules, error) {
-	if err := c.open(); err != nil {
-		return nil, err
-	}
-	origin, err := robotstxt.RobotsOrigin(url)
-	if err != nil {
-		return nil, err
-	}
 	for {
+		if err := c.open(); err != nil {
+			return nil, err
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if rules, _, ok, err := c.fromHeld(origin, time.Time{}, token); ok {
-			return rules, err
+		l, err := c.core.Lookup(url, token, at(time.Time{}, c.now), c.when)
+		if err != nil || l.Step == nil {
+			return l.Rules, err // the copy held answers
 		}
-		r := c.roundFor(ctx, origin)
+		r, started := c.roundFor(ctx, l, token)
 		select {
 		case <-r.done:
 		case <-ctx.Done():
@@ -276,19 +277,188 @@ func (c *Cache) Rules(ctx context.Context, url, token string) (*robotstxt.Rules,
 			panic(r.panicked)
 		case r.err != nil:
 			return nil, r.err
-		case r.again:
-			continue
-		case r.fallback:
-			if err := c.open(); err != nil {
-				return nil, err
-			}
+		case r.failed != nil && c.fallback != nil:
+			c.warning.warn("fleet.Cache", "cache", r.failed)
 			return c.fallback.Rules(ctx, url, token)
+		case r.failed != nil:
+			return c.core.FailSafe(url, token, at(time.Time{}, c.now))
+		case started && r.rules != nil:
+			return r.rules, nil
 		}
-		if rules, _, ok, err := c.answer(r.look, token); ok {
-			return rules, err
-		}
-		// The copy was replaced or evicted meanwhile: look again.
+		// The copy is held now, or the other worker may be done: look again.
 	}
+}
+
+// roundFor returns the round under way for l's origin, or starts one with
+// l's step. A round runs on its own goroutine, whatever becomes of the
+// caller that started it (ctx's values are kept, not its end).
+func (c *Cache) roundFor(ctx context.Context, l robotstxt.FleetLookup, token string) (*round, bool) {
+	origin := l.Step.Keys[0] // the copy's key names the origin
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r := c.rounds[origin]; r != nil {
+		l.Step.Close()
+		return r, false
+	}
+	r := &round{done: make(chan struct{})}
+	c.rounds[origin] = r
+	c.users++
+	go c.run(context.WithoutCancel(ctx), r, origin, l, token)
+	return r, true
+}
+
+func (c *Cache) run(ctx context.Context, r *round, origin string, l robotstxt.FleetLookup, token string) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.panicked = p
+		}
+		c.mu.Lock()
+		delete(c.rounds, origin)
+		c.mu.Unlock()
+		close(r.done)
+		c.release()
+	}()
+	l, err := c.drive(ctx, l)
+	switch {
+	case err != nil:
+		if r.failed = redisFailure("lookup", err); r.failed == nil {
+			r.err = err
+		}
+	case l.Kind == robotstxt.LookupFetch:
+		r.rules, r.failed = c.fetchAndStore(ctx, l.Lease, token)
+	case l.Kind == robotstxt.LookupWait:
+		_ = sleep(ctx, min(max(c.core.Until(l.Until, at(time.Time{}, c.now)), time.Millisecond), pollInterval))
+	default:
+		r.rules = l.Rules
+	}
+}
+
+// drive runs a lookup's steps on Redis until it comes to an answer, a
+// fetch or a wait.
+func (c *Cache) drive(ctx context.Context, l robotstxt.FleetLookup) (robotstxt.FleetLookup, error) {
+	for l.Kind == robotstxt.LookupRun {
+		step := l.Step
+		reply, err := run(ctx, c.client, step)
+		if err == nil {
+			l, err = c.core.LookupReply(step, reply)
+		}
+		step.Close()
+		if err != nil {
+			return robotstxt.FleetLookup{}, c.failed(step.Script, err, true)
+		}
+	}
+	return l, nil
+}
+
+// fetchAndStore fetches under lease with the cache's robotstxt.FetchFunc,
+// renewing the lease meanwhile, stores the copy for the fleet, and answers
+// from it (nil: look again, the copy held answers).
+func (c *Cache) fetchAndStore(ctx context.Context, lease *robotstxt.FleetLease, token string) (*robotstxt.Rules, *RedisError) {
+	defer lease.Close()
+	fetched := false
+	defer func() {
+		if !fetched { // the fetch function panicked
+			_ = c.giveBack(ctx, lease)
+		}
+	}()
+	stop := c.renew(ctx, lease)
+	fctx, cancel := context.WithTimeout(ctx, c.fetchTimeout)
+	resp, err := func() (robotstxt.Response, error) {
+		defer stop()
+		defer cancel()
+		return c.fetch(fctx, robotstxt.FetchRequest{URL: lease.RobotsURL, Origin: lease.Origin, Validators: lease.Validators})
+	}()
+	fetched = true
+	if err != nil {
+		resp = robotstxt.Response{} // no response: a network error or a timeout (behaviour §6)
+	}
+	s, err := c.store(ctx, lease, resp, token, time.Time{})
+	if s.Rules == nil {
+		return nil, redisFailure("store", err)
+	}
+	if s.Stored || err != nil {
+		// Held (by the fleet, or this worker alone): its answer says when
+		// the fleet fetches again.
+		if l, lerr := c.core.Lookup(lease.RobotsURL, token, at(time.Time{}, c.now), c.when); lerr == nil && l.Step == nil {
+			s.Rules.Close()
+			return l.Rules, nil
+		} else if lerr == nil {
+			l.Step.Close()
+		}
+	}
+	return s.Rules, nil
+}
+
+// renew renews lease every third of it until stop is called, or it ran
+// out (the store will then be refused).
+func (c *Cache) renew(ctx context.Context, lease *robotstxt.FleetLease) (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		tick := time.NewTicker(c.core.RenewEvery())
+		defer tick.Stop()
+		for held := true; held; {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			var err error
+			if held, err = c.renewOnce(ctx, lease); err != nil {
+				held = !errors.Is(err, robotstxt.ErrInvalidLease) // a Redis failure: try again
+			}
+		}
+	}()
+	return func() { close(done); <-ended }
+}
+
+// renewOnce renews lease: whether it is still this worker's.
+func (c *Cache) renewOnce(ctx context.Context, lease *robotstxt.FleetLease) (bool, error) {
+	step, err := c.core.Renew(lease, at(time.Time{}, c.now))
+	if err != nil {
+		return false, err
+	}
+	defer step.Close()
+	reply, err := run(ctx, c.client, step)
+	if err == nil {
+		var held bool
+		if held, err = c.core.RenewReply(step, reply); err == nil {
+			return held, nil
+		}
+	}
+	return false, c.failed(step.Script, err, true)
+}
+
+// store stores what the fetch under lease returned for the fleet; when
+// Redis fails, this worker holds the copy alone (and the error says why).
+func (c *Cache) store(ctx context.Context, lease *robotstxt.FleetLease, resp robotstxt.Response, token string,
+	now time.Time) (robotstxt.FleetStored, error) {
+	step, err := c.core.Store(lease, resp, token, at(now, c.now))
+	if err != nil {
+		return robotstxt.FleetStored{}, err
+	}
+	defer step.Close()
+	var s robotstxt.FleetStored
+	reply, err := run(ctx, c.client, step)
+	if err != nil {
+		s, _ = c.core.StoreFailed(step)
+	} else if s, err = c.core.StoreReply(step, reply); err == nil && s.Failed {
+		err = &RedisError{Step: step.Script, Err: errors.New("Redis answered the store with an error")}
+	}
+	return s, c.failed(step.Script, err, false) // the core counted it
+}
+
+// giveBack ends lease unstored and gives it back to the fleet.
+func (c *Cache) giveBack(ctx context.Context, lease *robotstxt.FleetLease) error {
+	step, err := c.core.Abandon(lease)
+	if err != nil {
+		return err
+	}
+	defer step.Close()
+	if _, err := run(ctx, c.client, step); err != nil {
+		return c.failed(step.Script, err, true)
+	}
+	return nil
 }
 
 // Lookup is what Cache.Lookup answers for one URL at one time: the fields
@@ -323,304 +493,37 @@ type Lookup struct {
 // ready rules, or fetch now (one caller in the fleet per origin at a time,
 // under a Lease), or wait. A zero now is the cache's clock
 // (CacheOptions.Now, else Redis's). A copy this worker holds that is not due
-// answers without Redis; otherwise it makes one Redis call, and never waits
-// for a fetch.
+// answers without Redis; otherwise it makes one Redis call (two when the
+// fleet's copy does not read: the second takes the lease to fetch over
+// it), and never waits for a fetch.
 //
 // Errors: robotstxt.ErrInvalidURL, a *robotstxt.TokenError (Redis is not
 // asked then), robotstxt.ErrInvalidOption for another when,
 // robotstxt.ErrClosed after Close, ctx.Err(), a *RedisError when Redis fails
-// (no fail-safe answer here: that is Rules'), robotstxt.ErrCopyVersion or
-// robotstxt.ErrInvalidCopy as for Rules.
+// (no fail-safe answer here: that is Rules').
 func (c *Cache) Lookup(ctx context.Context, url, token string, now time.Time, when robotstxt.WhenFetching) (Lookup, error) {
 	if err := c.open(); err != nil {
 		return Lookup{}, err
 	}
-	if when != robotstxt.WaitForFetch && when != robotstxt.DisallowWhileFetching {
-		return Lookup{}, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption, Message: "fleet.Cache.Lookup: when is not robotstxt.WaitForFetch or robotstxt.DisallowWhileFetching"}
+	if err := checkWhen(when, "fleet.Cache.Lookup: when"); err != nil {
+		return Lookup{}, err
 	}
-	origin, err := robotstxt.RobotsOrigin(url)
+	l, err := c.core.Lookup(url, token, at(now, c.now), when)
+	if err == nil {
+		l, err = c.drive(ctx, l)
+	}
 	if err != nil {
 		return Lookup{}, err
 	}
-	for {
-		if rules, stale, ok, err := c.fromHeld(origin, now, token); ok {
-			return readyLookup(rules, stale), err
-		}
-		if err := c.checkToken(token); err != nil {
-			return Lookup{}, err
-		}
-		look, err := c.look(ctx, origin, now, when)
-		if err != nil {
-			return Lookup{}, err
-		}
-		switch look.kind {
-		case robotstxt.LookupFetch:
-			return Lookup{Kind: robotstxt.LookupFetch, Lease: look.lease}, nil
-		case robotstxt.LookupWait:
-			return Lookup{Kind: robotstxt.LookupWait, Until: look.until}, nil
-		}
-		if rules, stale, ok, err := c.answer(look, token); ok {
-			return readyLookup(rules, stale), err
-		}
-		// The copy was replaced or evicted meanwhile: look again.
+	out := Lookup{Kind: l.Kind, Answer: l.Answer, Blanket: l.Blanket, RetryAt: l.RetryAt, Stale: l.Stale,
+		Rules: l.Rules, Until: l.Until}
+	if l.Lease != nil {
+		c.mu.Lock()
+		c.users++
+		c.mu.Unlock()
+		out.Lease = &Lease{cache: c, lease: l.Lease, token: token}
 	}
-}
-
-func readyLookup(rules *robotstxt.Rules, stale bool) Lookup {
-	if rules == nil {
-		return Lookup{}
-	}
-	l := Lookup{Kind: robotstxt.LookupReady, Answer: robotstxt.AnswerRules, Stale: stale, Rules: rules}
-	if b, ok := rules.Blanket(); ok {
-		l.Blanket, l.Answer = &b, robotstxt.AnswerDisallowAll
-		if b.Allowed {
-			l.Answer = robotstxt.AnswerAllowAll
-		}
-	}
-	l.RetryAt, _ = rules.RetryAt()
-	return l
-}
-
-func (c *Cache) open() error {
-	if c == nil {
-		panic("robotstxt: method called on a nil *fleet.Cache")
-	}
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if c.closed {
-		return errCacheClosed
-	}
-	return nil
-}
-
-// fromHeld answers from the copy this worker holds, when it is not due at
-// now (zero: the cache's clock); ok says whether it answered.
-func (c *Cache) fromHeld(origin string, now time.Time, token string) (rules *robotstxt.Rules, stale, ok bool, err error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if c.closed {
-		return nil, false, true, errCacheClosed
-	}
-	held := c.copies[origin]
-	if held == nil {
-		return nil, false, false, nil
-	}
-	if now.IsZero() {
-		now = c.clock.time()
-	}
-	state := held.entry.State(now)
-	if state.Due {
-		return nil, false, false, nil
-	}
-	stale = state.Failures > 0
-	if stale {
-		c.stale.Add(1)
-	} else {
-		c.hits.Add(1)
-	}
-	rules, err = held.entry.RulesFor(now, token)
-	return rules, stale, true, err
-}
-
-// checkToken is the token check every answer makes, for a lookup that
-// may get none, made before Redis is asked.
-func (c *Cache) checkToken(token string) error {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	if c.closed {
-		return errCacheClosed
-	}
-	rules, err := c.empty.RulesFor(time.Time{}, token)
-	if err == nil {
-		rules.Close()
-	}
-	return err
-}
-
-// sharedLook is one look at Redis for an origin, before it is put to a
-// token: the steps of Lookup that every asker of an origin shares.
-type sharedLook struct {
-	kind robotstxt.LookupKind
-	now  time.Time
-	// Ready: copy answers at now (refreshing: due, while another worker
-	// fetches it); with copy nil, nothing is known yet: disallow-all.
-	copy       *heldCopy
-	refreshing bool
-	// Wait, and ready with no copy while another worker fetches: when
-	// that worker's lease runs out.
-	until time.Time
-	lease *Lease // fetch
-}
-
-// answer puts a ready look to token; not ok when its copy was closed
-// (replaced, evicted) meanwhile.
-func (c *Cache) answer(look sharedLook, token string) (rules *robotstxt.Rules, stale, ok bool, err error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	switch {
-	case c.closed:
-		return nil, false, true, errCacheClosed
-	case look.copy == nil && !look.until.IsZero():
-		// Another worker fetches: disallow-all, not fetched, until its
-		// lease runs out, as a robotstxt.Cache answers then.
-		nothing, err := c.empty.RulesFor(look.now, token)
-		if err != nil {
-			return nil, false, true, err
-		}
-		defer nothing.Close()
-		rules, err := nothing.WithRetryAt(look.until)
-		return rules, false, true, err
-	case look.copy == nil:
-		rules, err := c.empty.RulesFor(look.now, token)
-		return rules, false, true, err
-	case look.copy.closed:
-		return nil, false, false, nil
-	}
-	stale = look.refreshing || look.copy.entry.State(look.now).Failures > 0
-	rules, err = look.copy.entry.RulesFor(look.now, token)
-	return rules, stale, true, err
-}
-
-// roundFor returns the round under way for origin, or starts one. A
-// round runs on its own goroutine, whatever becomes of the caller that
-// started it (ctx's values are kept, not its end).
-func (c *Cache) roundFor(ctx context.Context, origin string) *cacheRound {
-	c.roundsMu.Lock()
-	defer c.roundsMu.Unlock()
-	if r := c.rounds[origin]; r != nil {
-		return r
-	}
-	r := &cacheRound{done: make(chan struct{})}
-	c.rounds[origin] = r
-	go c.run(context.WithoutCancel(ctx), r, origin)
-	return r
-}
-
-func (c *Cache) run(ctx context.Context, r *cacheRound, origin string) {
-	defer func() {
-		if p := recover(); p != nil {
-			r.panicked = p
-		}
-		c.roundsMu.Lock()
-		delete(c.rounds, origin)
-		c.roundsMu.Unlock()
-		close(r.done)
-	}()
-	look, err := c.look(ctx, origin, time.Time{}, c.when)
-	switch {
-	case errors.Is(err, ErrRedis):
-		c.redisDown(r, err, origin)
-	case err != nil:
-		r.err = err
-	case look.kind == robotstxt.LookupFetch:
-		c.fetchAndStore(ctx, r, look.lease)
-	case look.kind == robotstxt.LookupWait:
-		left := look.until.Sub(look.now)
-		time.Sleep(min(max(left, time.Millisecond), pollInterval))
-		r.again = true
-	default:
-		r.look = look
-	}
-}
-
-func (c *Cache) keys(origin string) []string {
-	return []string{c.prefix + "copy:{" + origin + "}", c.prefix + "lease:{" + origin + "}"}
-}
-
-func (c *Cache) held(origin string) *heldCopy {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.copies[origin]
-}
-
-// look is one look at Redis for origin at now (zero: the cache's clock).
-// A copy of the fleet's that this worker does not hold yet becomes the
-// one it holds.
-func (c *Cache) look(ctx context.Context, origin string, now time.Time, when robotstxt.WhenFetching) (sharedLook, error) {
-	keys := c.keys(origin)
-	held := c.held(origin)
-	version := ""
-	if held != nil {
-		version = held.version
-	}
-	_, nowArg := c.clock.at(now)
-	reply, err := c.script(ctx, "lookup", keys, c.leaseMS, nowArg, version)
-	if err != nil {
-		return sharedLook{}, err
-	}
-	l, err := readLookup(reply)
-	if err != nil {
-		c.redisFailed(err)
-		return sharedLook{}, err
-	}
-	if nowArg == "" {
-		c.clock.saw(l.now)
-	}
-	look := sharedLook{now: time.UnixMilli(l.now)}
-	if l.data != "" {
-		data := []byte(l.data)
-		entry, err := robotstxt.DecodeEntry(data, c.policy)
-		switch {
-		case err == nil:
-			held = c.put(origin, l.version, data, entry)
-		case l.kind == "fetch":
-			held = nil // a copy this worker cannot read: fetch anew over it
-		default:
-			return sharedLook{}, err
-		}
-	}
-	switch l.kind {
-	case "fresh":
-		if held != nil {
-			c.hits.Add(1)
-		}
-		look.kind, look.copy = robotstxt.LookupReady, held // held nil: no copy, nothing known
-	case "wait":
-		if held != nil {
-			c.stale.Add(1)
-			look.kind, look.copy, look.refreshing = robotstxt.LookupReady, held, true
-			break
-		}
-		c.misses.Add(1)
-		leftMS, _ := strconv.ParseInt(l.tokenOrLeft, 10, 64)
-		look.until = look.now.Add(time.Duration(leftMS) * time.Millisecond)
-		look.kind = robotstxt.LookupWait
-		if when == robotstxt.DisallowWhileFetching {
-			look.kind = robotstxt.LookupReady
-		}
-	default: // "fetch"
-		c.fetches.Add(1)
-		if held == nil {
-			c.misses.Add(1)
-		}
-		lease, err := c.newLease(ctx, origin, keys, l.tokenOrLeft, held, look.now)
-		if err != nil {
-			return sharedLook{}, err
-		}
-		look.kind, look.lease = robotstxt.LookupFetch, lease
-	}
-	return look, nil
-}
-
-// lookupReply is lookup.lua's answer.
-type lookupReply struct {
-	kind, version, tokenOrLeft, data string
-	now                              int64
-}
-
-func readLookup(reply any) (lookupReply, error) {
-	v, ok := reply.([]any)
-	if ok && len(v) == 6 {
-		kind, ok1 := v[0].(string)
-		now, ok2 := v[1].(int64)
-		version, ok3 := v[2].(string)
-		tokenOrLeft, ok4 := v[4].(string)
-		data, ok5 := v[5].(string)
-		if ok1 && ok2 && ok3 && ok4 && ok5 && (kind == "fresh" || kind == "wait" || kind == "fetch") {
-			return lookupReply{kind: kind, version: version, tokenOrLeft: tokenOrLeft, data: data, now: now}, nil
-		}
-	}
-	return lookupReply{}, &RedisError{Step: "lookup", Err: errors.New("the script's reply is not {kind, now, version, due, token, data}")}
+	return out, nil
 }
 
 // Lease is the fleet's right, and duty, to fetch one origin's
@@ -630,36 +533,10 @@ func readLookup(reply any) (lookupReply, error) {
 // runs out after CacheOptions.Lease, and the next lookup hands the
 // fetch to another caller. It is safe for concurrent use.
 type Lease struct {
-	cache      *Cache
-	origin     string
-	keys       []string
-	token      string
-	validators robotstxt.Validators
-	base       []byte // the copy the fetch refreshes, as Redis has it; nil for none
-
-	mu    sync.Mutex
-	entry *robotstxt.Entry // decoded from base: the fetch is recorded into it
-	ended bool
-}
-
-// newLease makes the lease Redis handed out under token, to refresh held
-// (nil: none); an error gives it back.
-func (c *Cache) newLease(ctx context.Context, origin string, keys []string, token string, held *heldCopy,
-	now time.Time) (*Lease, error) {
-	l := &Lease{cache: c, origin: origin, keys: keys, token: token}
-	var err error
-	if held != nil {
-		l.base = held.data
-		l.entry, err = robotstxt.DecodeEntry(held.data, c.policy)
-	} else {
-		l.entry, err = robotstxt.NewEntry(c.policy)
-	}
-	if err != nil {
-		_, _ = c.script(ctx, "abandon", keys[1:], token)
-		return nil, err
-	}
-	l.validators = l.entry.State(now).Validators
-	return l, nil
+	cache *Cache
+	lease *robotstxt.FleetLease
+	token string // the lookup's: the store's answer is for it
+	once  sync.Once
 }
 
 func (l *Lease) notNil() {
@@ -669,21 +546,20 @@ func (l *Lease) notNil() {
 }
 
 // Origin returns the normalised origin, as robotstxt.Lease.Origin does.
-func (l *Lease) Origin() string { l.notNil(); return l.origin }
+func (l *Lease) Origin() string { l.notNil(); return l.lease.Origin }
 
 // RobotsURL returns the URL to fetch: the origin's /robots.txt.
-func (l *Lease) RobotsURL() string { l.notNil(); return l.origin + "/robots.txt" }
+func (l *Lease) RobotsURL() string { l.notNil(); return l.lease.RobotsURL }
 
 // Validators returns the validators of the fleet's copy, for a
 // conditional request; a 304 stored with the lease then renews the copy.
-func (l *Lease) Validators() robotstxt.Validators { l.notNil(); return l.validators }
-
-// errLeaseUsed is robotstxt.Lease's error for a second store or abandon.
-var errLeaseUsed = &robotstxt.Error{Kind: robotstxt.ErrInvalidLease,
-	Message: "the lease was already stored or abandoned: each lease is stored or abandoned once"}
+func (l *Lease) Validators() robotstxt.Validators { l.notNil(); return l.lease.Validators }
 
 var errLeaseRefused = &robotstxt.Error{Kind: robotstxt.ErrInvalidLease, Message: "the fleet refused the store: the lease ran out " +
 	"(by the clock that took it) or another lease replaced it; the fleet's copy is unchanged"}
+
+// end gives the lease's use of the cache's core back, once.
+func (l *Lease) end() { l.once.Do(l.cache.release) }
 
 // Store records what the fetch returned at now (zero: the cache's clock), as
 // robotstxt.Lease.Store does, stores the copy for the fleet and ends the
@@ -700,62 +576,33 @@ var errLeaseRefused = &robotstxt.Error{Kind: robotstxt.ErrInvalidLease, Message:
 // only, until it is due.
 func (l *Lease) Store(ctx context.Context, now time.Time, resp robotstxt.Response) (robotstxt.Disposition, error) {
 	l.notNil()
-	s, err := l.store(ctx, now, resp)
-	switch {
-	case s.refused:
-		s.copy.entry.Close()
-		return 0, errLeaseRefused
-	case s.copy == nil:
+	if l.cache.open() != nil {
+		return 0, l.Abandon(ctx)
+	}
+	s, err := l.cache.store(ctx, l.lease, resp, l.token, now)
+	if s.Rules == nil && errors.Is(err, robotstxt.ErrInvalidLease) {
+		return 0, err // ended before: nothing changed
+	}
+	l.end()
+	if s.Rules == nil {
 		return 0, err
 	}
-	return s.disposition, err
+	s.Rules.Close()
+	if err == nil && !s.Stored {
+		return 0, errLeaseRefused
+	}
+	return s.Disposition, err
 }
 
-// leaseStored is what storing a fetch made: the copy at now, held by this
-// worker unless the fleet refused it.
-type leaseStored struct {
-	copy        *heldCopy
-	now         time.Time
-	disposition robotstxt.Disposition
-	refused     bool
-}
-
-func (l *Lease) store(ctx context.Context, now time.Time, resp robotstxt.Response) (leaseStored, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ended {
-		return leaseStored{}, errLeaseUsed
-	}
-	l.ended = true
-	c := l.cache
-	if err := c.open(); err != nil {
-		_ = l.giveBack(ctx)
-		return leaseStored{}, err
-	}
-	now, nowArg := c.clock.at(now)
-	disposition := l.entry.Record(now, resp)
-	// The body the copy now comes from: this one, or the one kept.
-	var body []byte
-	switch {
-	case disposition == robotstxt.FollowRules:
-		body = resp.Body
-	case l.base != nil:
-		body, _ = robotstxt.StoredBody(l.base) // decoded before: readable
-	}
-	data, err := l.entry.Encode(body)
-	if err != nil {
-		_ = l.giveBack(ctx)
-		return leaseStored{}, err
-	}
-	reply, err := c.script(ctx, "store", l.keys, l.token, data, l.entry.State(now).DueAt.UnixMilli(), c.keepMS, nowArg)
-	version, _ := reply.(string)
-	if err == nil && version == "" {
-		return leaseStored{copy: &heldCopy{data: data, entry: l.entry}, now: now, refused: true}, nil
-	}
-	// Stored, or not (Redis failed): this worker holds the copy, in the
-	// second case under no version, so that its next look takes the
-	// fleet's.
-	return leaseStored{copy: c.put(l.origin, version, data, l.entry), now: now, disposition: disposition}, err
+// Renew extends the lease while its fetch goes on, by CacheOptions.Lease
+// from now: call it every third of the lease, so that a slow robots.txt
+// stays one fetch for the fleet. It reports whether the lease is still this
+// caller's (false: it ran out, and Store will be refused). Errors:
+// robotstxt.ErrInvalidLease when the lease was already stored or
+// abandoned, a *RedisError, ctx.Err().
+func (l *Lease) Renew(ctx context.Context) (bool, error) {
+	l.notNil()
+	return l.cache.renewOnce(ctx, l.lease)
 }
 
 // Abandon gives the fetch back without an outcome (the caller gave up), if
@@ -766,116 +613,15 @@ func (l *Lease) store(ctx context.Context, now time.Time, resp robotstxt.Respons
 // lease then runs out in its time).
 func (l *Lease) Abandon(ctx context.Context) error {
 	l.notNil()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.ended {
-		return errLeaseUsed
+	err := l.cache.giveBack(ctx, l.lease)
+	if errors.Is(err, robotstxt.ErrInvalidLease) {
+		return err
 	}
-	l.ended = true
-	err := l.giveBack(ctx)
+	l.end()
 	if closed := l.cache.open(); closed != nil {
 		return closed
 	}
 	return err
-}
-
-// giveBack frees the lease's entry and gives the fetch back to the fleet,
-// if the lease is still the current one; l.mu is held.
-func (l *Lease) giveBack(ctx context.Context) error {
-	l.entry.Close()
-	_, err := l.cache.script(ctx, "abandon", l.keys[1:], l.token)
-	return err
-}
-
-// fetchAndStore fetches under lease with the cache's robotstxt.FetchFunc,
-// stores the copy for the fleet, and answers from it.
-func (c *Cache) fetchAndStore(ctx context.Context, r *cacheRound, lease *Lease) {
-	fetched := false
-	defer func() {
-		if !fetched { // the fetch function panicked
-			_ = lease.Abandon(ctx)
-		}
-	}()
-	fetchCtx, cancel := context.WithTimeout(ctx, c.lease)
-	defer cancel()
-	resp, err := c.fetch(fetchCtx, robotstxt.FetchRequest{URL: lease.RobotsURL(), Origin: lease.origin, Validators: lease.validators})
-	fetched = true
-	if err != nil {
-		resp = robotstxt.Response{} // no response: a network error or a timeout (behaviour §6)
-	}
-	s, err := lease.store(ctx, time.Time{}, resp)
-	switch {
-	case s.refused:
-		// The lease ran out (and may have been taken again): the answer
-		// still holds for this worker; its next look at Redis takes the
-		// fleet's.
-		s.copy = c.put(lease.origin, "", s.copy.data, s.copy.entry)
-	case s.copy == nil:
-		r.err = err
-		return
-	}
-	// An error here is Redis's, counted and reported: the copy answers.
-	r.look = sharedLook{kind: robotstxt.LookupReady, now: s.now, copy: s.copy}
-}
-
-// put makes (version, data, entry) the copy of origin this worker holds.
-func (c *Cache) put(origin, version string, data []byte, entry *robotstxt.Entry) *heldCopy {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	held := &heldCopy{version: version, data: data, entry: entry}
-	if c.closed {
-		entry.Close()
-		held.closed = true
-		return held
-	}
-	if old := c.copies[origin]; old != nil {
-		c.drop(origin, old)
-	}
-	held.elem = c.order.PushBack(origin)
-	c.copies[origin] = held
-	if len(c.copies) > c.capacity {
-		oldest := c.order.Front().Value.(string)
-		c.drop(oldest, c.copies[oldest])
-		c.evictions.Add(1)
-	}
-	return held
-}
-
-// drop forgets a held copy; mu is held.
-func (c *Cache) drop(origin string, held *heldCopy) {
-	held.entry.Close()
-	held.closed = true
-	c.order.Remove(held.elem)
-	delete(c.copies, origin)
-}
-
-// script runs the fleet script name; a Redis failure is counted and
-// reported.
-func (c *Cache) script(ctx context.Context, name string, keys []string, args ...any) (any, error) {
-	reply, err := runScript(ctx, c.client, name, keys, args...)
-	if errors.Is(err, ErrRedis) {
-		c.redisFailed(err)
-	}
-	return reply, err
-}
-
-func (c *Cache) redisFailed(err error) {
-	c.redisErrors.Add(1)
-	if c.onRedisError != nil {
-		c.onRedisError(err)
-	}
-}
-
-// redisDown fails safe: the copy this worker holds answers (as an
-// unreachable robots.txt keeps the old copy); with none, nothing is
-// allowed. With LocalFallback, this worker's own cache answers.
-func (c *Cache) redisDown(r *cacheRound, err error, origin string) {
-	if c.fallback != nil {
-		c.warning.warn("fleet.Cache", "cache", err)
-		r.fallback = true
-		return
-	}
-	r.look = sharedLook{kind: robotstxt.LookupReady, now: c.clock.time(), copy: c.held(origin)}
 }
 
 // Remove forgets this worker's copy of url's origin (the fleet's stays)
@@ -884,18 +630,7 @@ func (c *Cache) Remove(url string) (bool, error) {
 	if err := c.open(); err != nil {
 		return false, err
 	}
-	origin, err := robotstxt.RobotsOrigin(url)
-	if err != nil {
-		return false, err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	held := c.copies[origin]
-	if held == nil {
-		return false, nil
-	}
-	c.drop(origin, held)
-	return true, nil
+	return c.core.Remove(url)
 }
 
 // CacheStats are a Cache's counters in this worker since it was made.
@@ -912,6 +647,9 @@ type CacheStats struct {
 	Stale uint64
 	// Evictions are copies dropped to stay within Capacity.
 	Evictions uint64
+	// Unreadable are copies in Redis this worker could not read (damaged,
+	// or written by a newer library): taken for no copy, and fetched over.
+	Unreadable uint64
 	// RedisErrors are Redis calls that failed.
 	RedisErrors uint64
 	// Entries are the copies held now.
@@ -920,20 +658,26 @@ type CacheStats struct {
 
 // Stats returns this worker's counters.
 func (c *Cache) Stats() CacheStats {
-	return CacheStats{Hits: c.hits.Load(), Misses: c.misses.Load(), Fetches: c.fetches.Load(),
-		Stale: c.stale.Load(), Evictions: c.evictions.Load(), RedisErrors: c.redisErrors.Load(), Entries: uint64(c.Len())}
+	if c.open() != nil {
+		return CacheStats{}
+	}
+	s, _ := c.core.Stats()
+	return CacheStats(s)
 }
 
 // Len returns how many copies this worker holds.
 func (c *Cache) Len() int {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return len(c.copies)
+	if c.open() != nil {
+		return 0
+	}
+	_, n := c.core.Stats()
+	return n
 }
 
-// Close frees this worker's copies (the fleet's stay in Redis) and its local
-// fallback cache; later calls return robotstxt.ErrClosed. It does not close
-// the Redis client. Calling Close again does nothing.
+// Close frees this worker's copies (the fleet's stay in Redis; once the
+// rounds and leases under way end) and its local fallback cache; later
+// calls return robotstxt.ErrClosed. It does not close the Redis client.
+// Calling Close again does nothing.
 func (c *Cache) Close() {
 	if c == nil {
 		panic("robotstxt: method called on a nil *fleet.Cache")
@@ -944,10 +688,9 @@ func (c *Cache) Close() {
 		return
 	}
 	c.closed = true
-	for origin, held := range c.copies {
-		c.drop(origin, held)
+	if c.users == 0 {
+		c.core.Close()
 	}
-	c.empty.Close()
 	if c.fallback != nil {
 		c.fallback.Close()
 	}

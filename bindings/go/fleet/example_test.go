@@ -17,7 +17,10 @@ import (
 // against the same Redis and prefix. (Compiled, not run: it needs a Redis
 // server.)
 func Example() {
-	client := redis.NewClient(&redis.Options{Addr: "10.0.0.5:6379"})
+	// Bounded retries and timeouts: a call during an outage fails within
+	// about a second, and the cache and pacer fail safe.
+	client := redis.NewClient(&redis.Options{Addr: "10.0.0.5:6379", MaxRetries: 1, DialerRetries: 1,
+		DialTimeout: 400 * time.Millisecond, ReadTimeout: 400 * time.Millisecond, WriteTimeout: 400 * time.Millisecond})
 	defer client.Close()
 	cacheOptions := fleet.DefaultCacheOptions()
 	cacheOptions.Prefix = "crawl:"

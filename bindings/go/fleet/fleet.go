@@ -6,17 +6,21 @@
 // only the programs that run a fleet link a Redis client
 // (github.com/redis/go-redis/v9).
 //
-//	client := redis.NewClient(&redis.Options{Addr: "10.0.0.5:6379"})
+//	client := redis.NewClient(&redis.Options{Addr: "10.0.0.5:6379", MaxRetries: 1, DialerRetries: 1,
+//		DialTimeout: 400 * time.Millisecond, ReadTimeout: 400 * time.Millisecond, WriteTimeout: 400 * time.Millisecond})
 //	cache, err := fleet.NewCache(client, robotstxt.FetchHTTP(http.DefaultClient, "ExampleBot/1.0"), fleet.DefaultCacheOptions())
 //	pacer, err := fleet.NewPacer(client, fleet.DefaultPacerOptions())
 //	rules, err := cache.Rules(ctx, url, "ExampleBot") // then pacer.SetRules, pacer.Wait, pacer.Record
 //
-// The core decides (its stored-copy encoding, its pace arithmetic); every
-// shared step runs in Redis as one of the core's Lua scripts
-// (robotstxt.FleetScript), atomically and on Redis's clock. Cache.Lookup and
-// Lease are the steps under Cache.Rules, as robotstxt.Cache.Lookup and
-// robotstxt.Lease are robotstxt.Cache's, with the same answers and an
-// explicit clock.
+// The core holds the whole protocol (robotstxt.FleetCache and
+// robotstxt.FleetPacer, docs/fleet.md): it says which of its Lua scripts
+// to run with which keys and arguments, reads Redis's replies, and keeps
+// the fleet's time from Redis's clock and the worker's monotonic one. This
+// package runs the scripts on go-redis and adds the waiting, the lease
+// renewal while a fetch goes on, and the fail-safe when Redis fails.
+// Cache.Lookup and Lease are the steps under Cache.Rules, as
+// robotstxt.Cache.Lookup and robotstxt.Lease are robotstxt.Cache's, with
+// the same answers and an explicit clock.
 //
 // Keys, under a prefix of your choosing (default "robotstxt:"), with the
 // origin or host in braces so that each step's keys share a cluster slot:
@@ -26,18 +30,22 @@
 //	<prefix>pace:{<host>}     hash: next, last, nb, delay, factor, off, gen
 //	<prefix>flight:{<host>}   sorted set: in-flight places by expiry
 //
+// Give the client bounded retries and timeouts, as above: a call while
+// Redis is down then fails within about a second, and the cache and pacer
+// fail safe (see Cache and Pacer) instead of waiting on the client.
+//
 // Errors are those of package robotstxt (match them with errors.Is), and
 // ErrRedis for a failed Redis call.
 package fleet
 
-// This file holds what the cache and the pacer have in common: running the
-// scripts, the Redis error, the clock.
+// This file holds what the cache and the pacer share: running a step on
+// Redis, the Redis error, the clock.
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,8 +64,9 @@ const DefaultPrefix = "robotstxt:"
 // place, looks again at least this often.
 const pollInterval = 250 * time.Millisecond
 
-// ErrRedis: a call to Redis failed (unreachable, timed out, refused). The
-// error is a *RedisError, which says during which step and why.
+// ErrRedis: a call to Redis failed (unreachable, timed out, refused, or a
+// reply the fleet cannot read). The error is a *RedisError, which says
+// during which step and why.
 var ErrRedis = errors.New("robotstxt: Redis failed")
 
 // RedisError is the error of a Redis call that failed: errors.Is(err,
@@ -66,7 +75,7 @@ var ErrRedis = errors.New("robotstxt: Redis failed")
 type RedisError struct {
 	// Step is the fleet script that failed, such as "lookup" or "reserve".
 	Step string
-	// Err is the Redis client's error.
+	// Err is the Redis client's error, or robotstxt.ErrBadReply's.
 	Err error
 }
 
@@ -81,87 +90,115 @@ func (e *RedisError) Is(target error) bool { return target == ErrRedis }
 // Unwrap returns the Redis client's error.
 func (e *RedisError) Unwrap() error { return e.Err }
 
-// scripts holds the core's fleet scripts, each loaded once per process.
-var scripts struct {
-	mu     sync.Mutex
-	byName map[string]*redis.Script
-}
-
-// fleetScript returns the script name, ready to Run: EVALSHA, and EVAL
+// scripts holds each fleet script as go-redis runs it: EVALSHA, and EVAL
 // when the server does not have it yet (or lost it in a restart).
-func fleetScript(name string) *redis.Script {
-	scripts.mu.Lock()
-	defer scripts.mu.Unlock()
-	if s := scripts.byName[name]; s != nil {
-		return s
+var scripts sync.Map
+
+func script(name string) *redis.Script {
+	if s, ok := scripts.Load(name); ok {
+		return s.(*redis.Script)
 	}
 	source, err := robotstxt.FleetScript(name)
 	if err != nil {
-		panic("robotstxt: the core has no fleet script " + quote(name) + ": " + err.Error())
+		panic("robotstxt: the core has no fleet script " + name + ": " + err.Error())
 	}
-	if scripts.byName == nil {
-		scripts.byName = map[string]*redis.Script{}
-	}
-	s := redis.NewScript(source)
-	scripts.byName[name] = s
-	return s
+	s, _ := scripts.LoadOrStore(name, redis.NewScript(source))
+	return s.(*redis.Script)
 }
 
-// runScript runs fleet script name on client. A failure because ctx is
-// done is ctx.Err(); any other is a *RedisError.
-func runScript(ctx context.Context, client redis.Scripter, name string, keys []string, args ...any) (any, error) {
-	reply, err := fleetScript(name).Run(ctx, client, keys, args...).Result()
-	if err != nil {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, ctxErr
-		}
-		return nil, &RedisError{Step: name, Err: err}
+// run runs step's call on client and returns the reply as the client gave
+// it (an error reply included: the core reads it). A call that failed is
+// ctx.Err() when ctx is done, else a *RedisError.
+func run(ctx context.Context, client redis.Scripter, step *robotstxt.FleetStep) ([]robotstxt.FleetReply, error) {
+	args := make([]any, len(step.Args))
+	for i, a := range step.Args {
+		args[i] = a
 	}
-	return reply, nil
-}
-
-// fleetClock is the clock a Cache or Pacer passes to every script: the one
-// given, or else none ("": each script reads Redis's TIME, the same for
-// every worker), with an offset from the last reply to tell Redis's now
-// between calls.
-type fleetClock struct {
-	now    func() time.Time
-	offset atomic.Int64 // Redis's clock minus ours, ms
-}
-
-// time is now by the clock given, else by Redis's (as of the last reply).
-func (c *fleetClock) time() time.Time {
-	if c.now != nil {
-		return c.now()
-	}
-	return time.Now().Add(time.Duration(c.offset.Load()) * time.Millisecond)
-}
-
-// arg is what the scripts take for now.
-func (c *fleetClock) arg() string {
-	if c.now == nil {
-		return ""
-	}
-	return strconv.FormatUint(units.UnixMS(c.now()), 10)
-}
-
-// at is the time of a step given now (zero: by this clock), and what the
-// scripts take for it: "" when Redis's own clock decides.
-func (c *fleetClock) at(given time.Time) (time.Time, string) {
+	v, err := script(step.Script).Run(ctx, client, step.Keys, args...).Result()
+	var answered redis.Error
 	switch {
-	case !given.IsZero():
-	case c.now != nil:
-		given = c.now()
+	case err == nil || errors.Is(err, redis.Nil):
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case errors.As(err, &answered):
+		v = err
 	default:
-		return c.time(), ""
+		return nil, &RedisError{Step: step.Script, Err: err}
 	}
-	return given, strconv.FormatUint(units.UnixMS(given), 10)
+	if items, ok := v.([]any); ok {
+		reply := make([]robotstxt.FleetReply, len(items))
+		for i, item := range items {
+			reply[i] = replyItem(item)
+		}
+		return reply, nil
+	}
+	return []robotstxt.FleetReply{replyItem(v)}, nil
 }
 
-// saw keeps the offset from Redis's now (epoch ms) in a reply.
-func (c *fleetClock) saw(redisNow int64) {
-	if c.now == nil {
-		c.offset.Store(redisNow - time.Now().UnixMilli())
+func replyItem(v any) robotstxt.FleetReply {
+	switch v := v.(type) {
+	case nil:
+		return robotstxt.FleetReply{Kind: robotstxt.FleetReplyNil}
+	case int64:
+		return robotstxt.FleetReply{Kind: robotstxt.FleetReplyInt, Int: v}
+	case string:
+		return robotstxt.FleetReply{Kind: robotstxt.FleetReplyBytes, Bytes: v}
+	case error:
+		return robotstxt.FleetReply{Kind: robotstxt.FleetReplyError, Bytes: v.Error()}
+	}
+	return robotstxt.FleetReply{Kind: robotstxt.FleetReplyError, Bytes: fmt.Sprintf("a reply item of type %T", v)}
+}
+
+// redisFailure is err as a *RedisError of step, when Redis failed or its
+// reply did not read; nil for any other error.
+func redisFailure(step string, err error) *RedisError {
+	var failed *RedisError
+	switch {
+	case errors.As(err, &failed):
+		return failed
+	case errors.Is(err, robotstxt.ErrBadReply):
+		return &RedisError{Step: step, Err: err}
+	}
+	return nil
+}
+
+// clock is where the fleet's monotonic readings come from (time.Now; a
+// test's stand-in), epoch the first. A step of the wall clock moves
+// neither: time.Time.Sub reads the monotonic clock.
+var (
+	clock atomic.Pointer[func() time.Time]
+	epoch = time.Now()
+)
+
+// at is a step's time: given (a non-zero now, or else the clock of the
+// options), or a reading of the monotonic clock, whose offset to Redis's
+// time the core keeps.
+func at(now time.Time, given func() time.Time) robotstxt.FleetAt {
+	if now.IsZero() && given != nil {
+		now = given()
+	}
+	if !now.IsZero() {
+		return robotstxt.FleetAt{Given: true, MS: units.UnixMS(now)}
+	}
+	reading := time.Now()
+	if now := clock.Load(); now != nil {
+		reading = (*now)()
+	}
+	return robotstxt.FleetAt{MS: uint64(max(reading.Sub(epoch), 0) / time.Millisecond)}
+}
+
+// sleep waits d, or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -176,45 +213,14 @@ func (w *fallbackWarning) warn(class, own string, err error) {
 	})
 }
 
-// positiveMS is d in whole ms (rounded up), or fallback for 0; an error
-// for a negative d.
-func positiveMS(d time.Duration, fallback time.Duration, what string) (int64, error) {
+// orDefault is d, or fallback for 0; an error for a negative d.
+func orDefault(d, fallback time.Duration, what string) (time.Duration, error) {
 	if d < 0 {
 		return 0, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption,
 			Message: what + " is negative (" + d.String() + "): pass a duration of 0 (the default) or more"}
 	}
 	if d == 0 {
-		d = fallback
+		return fallback, nil
 	}
-	return ms(d), nil
-}
-
-// replyInts reads a script's reply of integers.
-func replyInts(reply any, step string) ([]int64, error) {
-	switch v := reply.(type) {
-	case int64:
-		return []int64{v}, nil
-	case []any:
-		out := make([]int64, len(v))
-		for i, x := range v {
-			n, ok := x.(int64)
-			if !ok {
-				return nil, &RedisError{Step: step, Err: errors.New("the script's reply is not a list of integers")}
-			}
-			out[i] = n
-		}
-		return out, nil
-	}
-	return nil, &RedisError{Step: step, Err: errors.New("the script's reply is not an integer or a list")}
-}
-
-// ms is d in whole ms, rounded up, as the core reads durations.
-func ms(d time.Duration) int64 { return int64(units.MS(d)) }
-
-// quote puts s (cut to 200 bytes) in quotes, as the core's messages do.
-func quote(s string) string {
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return `"` + s + `"`
+	return d, nil
 }

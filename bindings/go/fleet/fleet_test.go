@@ -64,8 +64,13 @@ func freePort(t *testing.T) int {
 // startRedis starts a server, stopped (by its pid) when the test ends.
 func startRedis(t *testing.T) *redisServer {
 	t.Helper()
+	return startRedisOn(t, freePort(t))
+}
+
+// startRedisOn starts a server on port, empty.
+func startRedisOn(t *testing.T, port int) *redisServer {
+	t.Helper()
 	bin := redisBinary(t)
-	port := freePort(t)
 	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "",
 		"--appendonly", "no", "--daemonize", "no")
 	if err := cmd.Start(); err != nil {
@@ -587,6 +592,11 @@ func TestCacheBadArguments(t *testing.T) {
 	if _, err := cache.Rules(context.Background(), "https://a.test/", "Example Bot"); !errors.Is(err, robotstxt.ErrInvalidToken) {
 		t.Errorf("a bad token: %v", err)
 	}
+	// A bad token asks nothing of the fleet: no copy was fetched for it.
+	if cache.Len() != 0 || cache.Stats().Fetches != 0 {
+		t.Errorf("a bad token fetched: %+v", cache.Stats())
+	}
+	cacheRules(t, cache, "https://a.test/")
 	if removed, err := cache.Remove("https://a.test/x"); !removed || err != nil || cache.Len() != 0 {
 		t.Errorf("Remove: %v %v, %d held", removed, err, cache.Len())
 	}
@@ -806,7 +816,7 @@ func TestPacerTurns(t *testing.T) {
 }
 
 // A crawl delay outlives the pace Redis lost (a restart with empty
-// memory): the worker that set it seeds it again.
+// memory): a worker that knew it restores it.
 func TestPacerSeedsLostPace(t *testing.T) {
 	server := startRedis(t)
 	ctx := context.Background()
@@ -834,10 +844,19 @@ func TestPacerSeedsLostPace(t *testing.T) {
 	if err1 != nil || err2 != nil || second.Start().Sub(first.Start()) != 250*time.Millisecond {
 		t.Fatalf("starts %v and %v (%v, %v): want 250ms apart", first.Start(), second.Start(), err1, err2)
 	}
-	// A worker that never set a delay has none to seed: the floor.
+	// A worker that only reserved knew the delay from Redis's answers, and
+	// restores it too.
 	forget()
 	a, err1 := two.Reserve(ctx, "d.test")
-	b, err2 := two.Reserve(ctx, "d.test")
+	b, err2 := one.Reserve(ctx, "d.test")
+	if err1 != nil || err2 != nil || b.Start().Sub(a.Start()) < 250*time.Millisecond {
+		t.Fatalf("starts %v and %v (%v, %v): want the lost delay apart", a.Start(), b.Start(), err1, err2)
+	}
+	// A worker that never knew the host has nothing to restore: the floor.
+	forget()
+	three := newPacer(t, newClient(t, server.addr()), edit)
+	a, err1 = three.Reserve(ctx, "d.test")
+	b, err2 = three.Reserve(ctx, "d.test")
 	if err1 != nil || err2 != nil || b.Start().Sub(a.Start()) >= 250*time.Millisecond {
 		t.Fatalf("starts %v and %v (%v, %v): want less than the lost delay apart", a.Start(), b.Start(), err1, err2)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/robotstxt-engine/robotstxt-go"
-	"github.com/robotstxt-engine/robotstxt-go/internal/units"
 )
 
 // PacerOptions are a Pacer's key prefix, pace options, how long Redis
@@ -47,7 +46,8 @@ type PacerOptions struct {
 	// It must not block.
 	OnRedisError func(error)
 	// Now is the clock passed to every script. nil (the default) lets each
-	// script read Redis's own (TIME), the same for every worker.
+	// script read Redis's own (TIME), the same for every worker, and tells
+	// it between calls by the monotonic clock.
 	Now func() time.Time
 }
 
@@ -56,20 +56,17 @@ type PacerOptions struct {
 // fallback, Redis's clock.
 func DefaultPacerOptions() PacerOptions {
 	p := robotstxt.DefaultPacerOptions()
-	return PacerOptions{
-		Prefix:          DefaultPrefix,
-		Floor:           p.Floor,
-		BackoffCap:      p.BackoffCap,
-		MaxInFlight:     p.MaxInFlight,
-		InFlightTimeout: p.InFlightTimeout,
-		Retain:          24 * time.Hour,
-	}
+	return PacerOptions{Prefix: DefaultPrefix, Floor: p.Floor, BackoffCap: p.BackoffCap, MaxInFlight: p.MaxInFlight,
+		InFlightTimeout: p.InFlightTimeout, Retain: 24 * time.Hour}
 }
 
 // Pacer is robotstxt.Pacer's surface over each host's pace kept in Redis for
 // a whole fleet of workers: slots are handed out in order across every
 // worker, one gap apart, and a backoff, Retry-After, slower pace or kill
-// switch recorded by one worker holds back all. Its methods are safe for
+// switch recorded by one worker holds back all. Each worker remembers
+// what Redis last told it of the hosts it paces, so that a host whose pace
+// Redis lost (a restart with empty memory) gets back its kill switch,
+// Retry-After, backoff and crawl delay. Its methods are safe for
 // concurrent use.
 //
 // Redis unreachable: every call returns a *RedisError (errors.Is(err,
@@ -83,15 +80,11 @@ func DefaultPacerOptions() PacerOptions {
 // another method.
 type Pacer struct {
 	client       redis.Scripter
-	prefix       string
-	clock        fleetClock
-	options      []any // floor, cap, max in flight, in-flight timeout, retain (ms)
+	core         *robotstxt.FleetPacer
+	now          func() time.Time
 	onRedisError func(error)
 	fallback     *robotstxt.Pacer
 	warning      fallbackWarning
-	worker       string   // names this worker's in-flight places
-	delays       sync.Map // host key → the delay (ms) this worker last set
-	places       atomic.Uint64
 	down         atomic.Bool // the last call failed
 	closed       atomic.Bool
 }
@@ -112,24 +105,22 @@ func NewPacer(client redis.Scripter, options PacerOptions) (*Pacer, error) {
 		return nil, &robotstxt.Error{Kind: robotstxt.ErrInvalidOption,
 			Message: "fleet.PacerOptions.Retain is " + options.Retain.String() + ": pass 1ms or more (the default is 24h)"}
 	}
-	p := &Pacer{
-		client:       client,
-		prefix:       options.Prefix,
-		clock:        fleetClock{now: options.Now},
-		onRedisError: options.OnRedisError,
-		options: []any{ms(options.Floor), ms(options.BackoffCap), options.MaxInFlight,
-			ms(options.InFlightTimeout), ms(options.Retain)},
-		worker: strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64(), 36),
+	core, err := robotstxt.NewFleetPacer(robotstxt.FleetPacerOptions{Prefix: options.Prefix, Floor: options.Floor,
+		BackoffCap: options.BackoffCap, MaxInFlight: options.MaxInFlight, InFlightTimeout: options.InFlightTimeout,
+		Retain: options.Retain, KnownCapacity: 10_000,
+		// Names this worker's in-flight places (the core's own name reads
+		// a clock the WebAssembly core has not).
+		Worker: strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64(), 36)})
+	if err != nil {
+		return nil, err
 	}
-	if p.prefix == "" {
-		p.prefix = DefaultPrefix
-	}
+	p := &Pacer{client: client, core: core, now: options.Now, onRedisError: options.OnRedisError}
 	if options.LocalFallback {
 		local := robotstxt.DefaultPacerOptions()
 		local.Floor, local.BackoffCap, local.MaxInFlight, local.InFlightTimeout, local.Now =
 			options.Floor, options.BackoffCap, options.MaxInFlight, options.InFlightTimeout, options.Now
-		var err error
 		if p.fallback, err = robotstxt.NewPacer(local); err != nil {
+			core.Close()
 			return nil, err
 		}
 	}
@@ -140,71 +131,64 @@ func NewPacer(client redis.Scripter, options PacerOptions) (*Pacer, error) {
 // Pacer.Reserve: sleep until Start, then Pacer.Confirm it just before
 // sending. It is safe for concurrent use.
 type Ticket struct {
-	host string
-	mu   sync.Mutex
-	// start and generation: the slot, as the fleet's last answer gave it.
-	start      int64
-	generation int64
-	spent      bool // confirmed go or disabled
+	t  *robotstxt.FleetTicket
+	mu sync.Mutex // one confirmation at a time
 }
 
 // Host returns the host, as the pacer keys it (robotstxt.PacerHost).
-func (t *Ticket) Host() string { return t.host }
+func (t *Ticket) Host() string { return t.t.Host }
 
 // Start returns when the ticket's request may start, by the fleet's clock,
 // as far as is known: after a robotstxt.ConfirmWait it is the new slot.
-func (t *Ticket) Start() time.Time {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return time.UnixMilli(t.start)
-}
+func (t *Ticket) Start() time.Time { start, _ := t.t.Slot(); return start }
 
 // Generation returns the generation of the host's pace the slot belongs
 // to: a backoff, Retry-After, slower pace or kill switch starts a new one,
 // and the ticket gets a new slot when confirmed.
-func (t *Ticket) Generation() int64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.generation
-}
+func (t *Ticket) Generation() int64 { _, gen := t.t.Slot(); return gen }
 
 var errPacerClosed = &robotstxt.Error{Kind: robotstxt.ErrClosed, Message: "fleet.Pacer used after Close"}
 
-var errTicketSpent = &robotstxt.Error{Kind: robotstxt.ErrInvalidTicket,
-	Message: "the ticket was already confirmed go or disabled: confirm each ticket until it says go, or cancel it"}
+func (p *Pacer) at() robotstxt.FleetAt { return at(time.Time{}, p.now) }
 
-// run runs pace script name for host key (robotstxt.PacerHost) and returns
-// its integers.
-func (p *Pacer) run(ctx context.Context, name, key string, args ...any) ([]int64, error) {
+// call makes a pace step (a nil one: nothing to do), runs it on Redis and
+// reads its reply with read.
+func (p *Pacer) call(ctx context.Context, made func() (*robotstxt.FleetStep, error),
+	read func(*robotstxt.FleetStep, []robotstxt.FleetReply) error) error {
 	if p == nil {
 		panic("robotstxt: method called on a nil *fleet.Pacer")
 	}
 	if p.closed.Load() {
-		return nil, errPacerClosed
+		return errPacerClosed
 	}
-	keys := []string{p.prefix + "pace:{" + key + "}", p.prefix + "flight:{" + key + "}"}
-	argv := append(append(append(make([]any, 0, len(p.options)+1+len(args)), p.options...), p.clock.arg()), args...)
-	reply, err := runScript(ctx, p.client, name, keys, argv...)
-	var values []int64
+	step, err := made()
+	if err != nil || step == nil {
+		return err
+	}
+	defer step.Close()
+	reply, err := run(ctx, p.client, step)
 	if err == nil {
-		values, err = replyInts(reply, name)
+		err = read(step, reply)
 	}
-	if err != nil {
-		if !errors.Is(err, ErrRedis) {
-			return nil, err // ctx is done
-		}
+	if failure := redisFailure(step.Script, err); failure != nil {
 		p.down.Store(true)
 		if p.onRedisError != nil {
-			p.onRedisError(err)
+			p.onRedisError(failure)
 		}
-		return nil, err
+		return failure
 	}
-	p.down.Store(false)
-	// reserve and confirm end with Redis's now: keep our clock on it.
-	if name == "reserve" || name == "confirm" {
-		p.clock.saw(values[len(values)-1])
+	if err == nil {
+		p.down.Store(false)
 	}
-	return values, nil
+	return err
+}
+
+// gap runs a step whose reply is the host's gap.
+func (p *Pacer) gap(ctx context.Context, made func() (*robotstxt.FleetStep, error)) error {
+	return p.call(ctx, made, func(step *robotstxt.FleetStep, r []robotstxt.FleetReply) error {
+		_, err := p.core.StepReply(step, r)
+		return err
+	})
 }
 
 // Reserve reserves the next start slot for host (a host name such as
@@ -215,29 +199,16 @@ func (p *Pacer) run(ctx context.Context, name, key string, args ...any) ([]int64
 // Errors: robotstxt.ErrInvalidHost for an empty or over-long host, a
 // *RedisError, robotstxt.ErrClosed after Close, ctx.Err().
 func (p *Pacer) Reserve(ctx context.Context, host string) (*Ticket, error) {
-	key, err := robotstxt.PacerHost(host)
-	if err != nil {
+	var ticket *robotstxt.FleetTicket
+	err := p.call(ctx, func() (*robotstxt.FleetStep, error) { return p.core.Reserve(host, p.at()) },
+		func(step *robotstxt.FleetStep, r []robotstxt.FleetReply) (err error) {
+			ticket, err = p.core.ReserveReply(step, r)
+			return err
+		})
+	if err != nil || ticket == nil {
 		return nil, err
 	}
-	v, err := p.run(ctx, "reserve", key, p.known(key))
-	if err != nil {
-		return nil, err
-	}
-	if len(v) != 3 {
-		return nil, p.badReply("reserve")
-	}
-	if v[0] == -1 {
-		return nil, nil
-	}
-	return &Ticket{host: key, start: v[0], generation: v[1]}, nil
-}
-
-func (p *Pacer) badReply(step string) error {
-	err := &RedisError{Step: step, Err: errors.New("the script's reply has the wrong length")}
-	if p.onRedisError != nil {
-		p.onRedisError(err)
-	}
-	return err
+	return &Ticket{t: ticket}, nil
 }
 
 // Confirm asks, just before sending, whether the request of t may start now,
@@ -254,36 +225,19 @@ func (p *Pacer) Confirm(ctx context.Context, t *Ticket) (robotstxt.Confirm, erro
 	return c, err
 }
 
-// confirm is Confirm, with the fleet's now.
-func (p *Pacer) confirm(ctx context.Context, t *Ticket) (robotstxt.Confirm, time.Time, error) {
+// confirm is Confirm, with the fleet's time of a go.
+func (p *Pacer) confirm(ctx context.Context, t *Ticket) (c robotstxt.Confirm, goAt time.Time, err error) {
 	if t == nil {
 		panic("robotstxt: fleet.Pacer.Confirm given a nil *fleet.Ticket")
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.spent {
-		return robotstxt.Confirm{}, time.Time{}, errTicketSpent
-	}
-	place := p.worker + "-" + strconv.FormatUint(p.places.Add(1), 10)
-	v, err := p.run(ctx, "confirm", t.host, t.start, t.generation, place, p.known(t.host))
-	if err != nil {
-		return robotstxt.Confirm{}, time.Time{}, err
-	}
-	if len(v) != 5 {
-		return robotstxt.Confirm{}, time.Time{}, p.badReply("confirm")
-	}
-	t.start, t.generation = v[1], v[2]
-	now := time.UnixMilli(v[4])
-	switch v[0] {
-	case 1, 2:
-		return robotstxt.Confirm{Kind: robotstxt.ConfirmWait, Until: time.UnixMilli(v[3]), Busy: v[0] == 2}, now, nil
-	case 0:
-		t.spent = true
-		return robotstxt.Confirm{Kind: robotstxt.ConfirmGo}, now, nil
-	default:
-		t.spent = true
-		return robotstxt.Confirm{Kind: robotstxt.ConfirmDisabled}, now, nil
-	}
+	err = p.call(ctx, func() (*robotstxt.FleetStep, error) { return p.core.Confirm(t.t, p.at()) },
+		func(step *robotstxt.FleetStep, r []robotstxt.FleetReply) (err error) {
+			c, goAt, err = p.core.ConfirmReply(t.t, step, r)
+			return err
+		})
+	return c, goAt, err
 }
 
 // Cancel gives the slot of an unsent ticket back, when it is the last one
@@ -297,11 +251,7 @@ func (p *Pacer) Cancel(ctx context.Context, t *Ticket) error {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.spent {
-		return nil
-	}
-	_, err := p.run(ctx, "cancel", t.host, t.start, t.generation)
-	return err
+	return p.gap(ctx, func() (*robotstxt.FleetStep, error) { return p.core.Cancel(t.t, p.at()) })
 }
 
 // Record reports how a request to host that just ended went, as
@@ -317,23 +267,18 @@ func (p *Pacer) Cancel(ctx context.Context, t *Ticket) error {
 // worker's own pacer is told instead), robotstxt.ErrClosed after Close,
 // ctx.Err().
 func (p *Pacer) Record(ctx context.Context, host string, status int, retryAfter time.Duration) error {
-	key, err := robotstxt.PacerHost(host)
-	if err != nil {
-		return err
-	}
-	code := int64(-1)
-	if status > 0 {
-		code = int64(units.Status(status))
-	}
-	retry := int64(-1)
-	if retryAfter > 0 {
-		retry = ms(retryAfter)
-	}
-	_, err = p.run(ctx, "record", key, code, retry, p.known(key))
+	err := p.gap(ctx, func() (*robotstxt.FleetStep, error) { return p.core.Record(host, status, retryAfter, p.at()) })
 	if err != nil && p.fallback != nil && errors.Is(err, ErrRedis) {
-		return p.fallback.Record(key, p.clock.time(), status, retryAfter)
+		return p.fallback.Record(host, p.localNow(), status, retryAfter)
 	}
 	return err
+}
+
+func (p *Pacer) localNow() time.Time {
+	if p.now != nil {
+		return p.now()
+	}
+	return time.Now()
 }
 
 // SetRules sets host's own pace from a crawler's rules: their crawl delay
@@ -352,98 +297,40 @@ func (p *Pacer) SetRules(ctx context.Context, host string, rules *robotstxt.Rule
 // a rate with 0 requests or 0 seconds; robotstxt.ErrInvalidHost, a
 // *RedisError, robotstxt.ErrClosed, ctx.Err().
 func (p *Pacer) SetDelay(ctx context.Context, host string, crawlDelay time.Duration, rate robotstxt.RequestRate) error {
-	key, err := robotstxt.PacerHost(host)
-	if err != nil {
-		return err
-	}
-	gap, err := paceMS(crawlDelay, rate)
-	if err != nil {
-		return err
-	}
-	if _, err = p.run(ctx, "set_delay", key, gap); err != nil {
-		return err
-	}
-	p.delays.Store(key, gap)
-	return nil
-}
-
-// known is the delay (ms) this worker last set for host key, or "": a host
-// whose pace Redis lost (a restart with empty memory, or expiry) starts
-// again from it, so that its crawl delay survives (load_pace).
-func (p *Pacer) known(key string) any {
-	if ms, ok := p.delays.Load(key); ok {
-		return ms
-	}
-	return ""
-}
-
-// maxDelay is the longest crawl delay the core honours (MAX_DELAY).
-const maxDelay = 86_400 * time.Second
-
-// paceMS is the gap (ms) a pace asks for: the larger of crawlDelay and the
-// request-rate interval, each rounded up to the ms (a gap is never shorter
-// than asked), as the core's delay_ms computes it.
-func paceMS(crawlDelay time.Duration, rate robotstxt.RequestRate) (int64, error) {
-	if crawlDelay < 0 {
-		return 0, &robotstxt.Error{Kind: robotstxt.ErrInvalidArgument,
-			Message: "the crawl delay is negative (" + crawlDelay.String() + "): pass 0 (none) or more"}
-	}
-	if rate != (robotstxt.RequestRate{}) && (rate.Requests == 0 || rate.Seconds == 0) {
-		return 0, &robotstxt.Error{Kind: robotstxt.ErrInvalidArgument,
-			Message: "a request rate needs at least 1 request per at least 1 second (robotstxt.RequestRate{} for none)"}
-	}
-	return max(ms(min(crawlDelay, maxDelay)), ms(rate.Interval())), nil
+	return p.gap(ctx, func() (*robotstxt.FleetStep, error) { return p.core.SetDelay(host, crawlDelay, rate, p.at()) })
 }
 
 // SetEnabled switches host off for the fleet (Reserve hands out no ticket,
 // tickets out confirm as robotstxt.ConfirmDisabled, Wait fails with
 // robotstxt.ErrHostDisabled) or back on: a kill switch.
 func (p *Pacer) SetEnabled(ctx context.Context, host string, enabled bool) error {
-	key, err := robotstxt.PacerHost(host)
-	if err != nil {
-		return err
-	}
-	on := 0
-	if enabled {
-		on = 1
-	}
-	_, err = p.run(ctx, "set_enabled", key, on, p.known(key))
-	return err
+	return p.gap(ctx, func() (*robotstxt.FleetStep, error) { return p.core.SetEnabled(host, enabled, p.at()) })
 }
 
-// paceState is pace_state.lua's answer for host.
-func (p *Pacer) paceState(ctx context.Context, host string) ([]int64, error) {
-	key, err := robotstxt.PacerHost(host)
-	if err != nil {
-		return nil, err
-	}
-	v, err := p.run(ctx, "pace_state", key)
-	if err == nil && len(v) < 2 {
-		err = p.badReply("pace_state")
-	}
-	return v, err
+// paceState is host's pace as it stands: its gap and requests in flight.
+func (p *Pacer) paceState(ctx context.Context, host string) (gap time.Duration, inFlight int, err error) {
+	err = p.call(ctx, func() (*robotstxt.FleetStep, error) { return p.core.PaceState(host, p.at()) },
+		func(step *robotstxt.FleetStep, r []robotstxt.FleetReply) (err error) {
+			gap, inFlight, err = p.core.PaceStateReply(step, r)
+			return err
+		})
+	return gap, inFlight, err
 }
 
 // Gap returns the gap now applied between two request starts to host
 // across the fleet: max(floor, crawl delay, request-rate interval),
 // widened by backoff.
 func (p *Pacer) Gap(ctx context.Context, host string) (time.Duration, error) {
-	v, err := p.paceState(ctx, host)
-	if err != nil {
-		return 0, err
-	}
-	return time.Duration(v[0]) * time.Millisecond, nil
+	gap, _, err := p.paceState(ctx, host)
+	return gap, err
 }
 
 // InFlight returns how many requests to host are in flight across the
 // fleet: confirmed go, neither reported with Record nor past
 // InFlightTimeout.
 func (p *Pacer) InFlight(ctx context.Context, host string) (int, error) {
-	v, err := p.paceState(ctx, host)
-	if err != nil {
-		return 0, err
-	}
-	return int(v[1]), nil
+	_, n, err := p.paceState(ctx, host)
+	return n, err
 }
 
 // Wait reserves host's next slot in the fleet, sleeps until it starts, by
@@ -474,7 +361,7 @@ func (p *Pacer) Wait(ctx context.Context, host string) (time.Time, error) {
 		return time.Time{}, err
 	}
 	if t == nil {
-		return time.Time{}, p.disabled(host)
+		return time.Time{}, disabled(host)
 	}
 	start, err := p.wait(ctx, host, t)
 	if err != nil && !errors.Is(err, robotstxt.ErrHostDisabled) {
@@ -487,73 +374,50 @@ func (p *Pacer) Wait(ctx context.Context, host string) (time.Time, error) {
 }
 
 func (p *Pacer) wait(ctx context.Context, host string, t *Ticket) (time.Time, error) {
-	var timer *time.Timer
-	defer func() {
-		if timer != nil {
-			timer.Stop()
-		}
-	}()
-	for until := t.Start(); ; {
-		if d := until.Sub(p.clock.time()); d > 0 {
-			if timer == nil {
-				timer = time.NewTimer(d)
-			} else {
-				timer.Reset(d)
-			}
-			select {
-			case <-timer.C:
-			case <-ctx.Done():
-				return time.Time{}, ctx.Err()
-			}
-		} else if err := ctx.Err(); err != nil {
-			return time.Time{}, err
-		}
-		got, now, err := p.confirm(ctx, t)
-		if err != nil {
-			return time.Time{}, err
-		}
-		switch got.Kind {
-		case robotstxt.ConfirmGo:
-			return now, nil
-		case robotstxt.ConfirmDisabled:
-			return time.Time{}, p.disabled(host)
-		}
-		until = got.Until
-		if got.Busy {
+	until, busy := t.Start(), false
+	for {
+		d := p.core.Until(until, p.at())
+		if busy {
 			// A request may end in another worker, which no wake-up tells.
-			until = minTime(until, p.clock.time().Add(pollInterval))
+			d = min(d, pollInterval)
 		}
+		if err := sleep(ctx, d); err != nil {
+			return time.Time{}, err
+		}
+		got, goAt, err := p.confirm(ctx, t)
+		switch {
+		case err != nil:
+			return time.Time{}, err
+		case got.Kind == robotstxt.ConfirmGo:
+			return goAt, nil
+		case got.Kind == robotstxt.ConfirmDisabled:
+			return time.Time{}, disabled(host)
+		}
+		until, busy = got.Until, got.Busy
 	}
-}
-
-func minTime(a, b time.Time) time.Time {
-	if b.Before(a) {
-		return b
-	}
-	return a
 }
 
 func (p *Pacer) fallbackWait(ctx context.Context, host string, cause error) (time.Time, error) {
 	p.warning.warn("fleet.Pacer", "pacer", cause)
-	key, err := robotstxt.PacerHost(host)
-	if err != nil {
-		return time.Time{}, err
-	}
-	return p.fallback.Wait(ctx, key)
+	return p.fallback.Wait(ctx, host)
 }
 
-func (p *Pacer) disabled(host string) error {
-	return &robotstxt.Error{Kind: robotstxt.ErrHostDisabled, Message: "host " + quote(host) + " is switched off (fleet.Pacer.SetEnabled)"}
+func disabled(host string) error {
+	return &robotstxt.Error{Kind: robotstxt.ErrHostDisabled, Message: "host \"" + host + "\" is switched off (fleet.Pacer.SetEnabled)"}
 }
 
-// Close frees this worker's local fallback pacer, if any; later calls return
-// robotstxt.ErrClosed. It does not close the Redis client, and the fleet's
-// pace stays in Redis. Calling Close again does nothing.
+// Close frees this worker's side of the pacer and its local fallback
+// pacer, if any; later calls return robotstxt.ErrClosed. It does not close
+// the Redis client, and the fleet's pace stays in Redis. Calling Close
+// again does nothing.
 func (p *Pacer) Close() {
 	if p == nil {
 		panic("robotstxt: method called on a nil *fleet.Pacer")
 	}
-	if !p.closed.Swap(true) && p.fallback != nil {
-		p.fallback.Close()
+	if !p.closed.Swap(true) {
+		p.core.Close()
+		if p.fallback != nil {
+			p.fallback.Close()
+		}
 	}
 }

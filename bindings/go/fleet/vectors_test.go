@@ -47,14 +47,13 @@ var fleetCacheDifferences = map[string]func(t *testing.T, steps []vectortest.Cac
 	"capacity: the least recently used origin is evicted": func(t *testing.T, steps []vectortest.CacheStep) {
 		// Capacity bounds the copies a worker holds parsed, not the
 		// fleet's copies in Redis: b.test, dropped from this worker, is
-		// read back from Redis, not fetched again, and dropping c.test for
-		// it is one more eviction.
+		// read back from Redis, not fetched again (dropping c.test, the
+		// least recently used, as the local cache drops it for the fetch).
 		readBack, stats := &steps[8], &steps[9]
 		if readBack.Lookup == nil || *readBack.Lookup != "https://b.test/" || readBack.Expect != "fetch" || stats.Stats == nil {
 			t.Fatalf("the case changed: steps 8 and 9 are %+v, %+v", *readBack, *stats)
 		}
 		*readBack = vectortest.CacheStep{AtS: readBack.AtS, Lookup: readBack.Lookup, Expect: "ready", Answer: "allow_all"}
-		stats.Stats["evictions"] = 3
 	},
 	"origins are normalised: case, default port, userinfo": func(t *testing.T, steps []vectortest.CacheStep) {
 		// A worker holds the copies it stored or read, not one for every

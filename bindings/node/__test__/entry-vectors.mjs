@@ -145,8 +145,9 @@ export function runEntryVectors (api, files) {
     cache.close()
   }
 
-  // Timelines, the cache's steps and pacing schedules: vectors.test.mjs.
-  const SKIPPED = ['freshness.json', 'cache.json', 'pacing.json']
+  // Timelines, the cache's steps and pacing schedules: vectors.test.mjs;
+  // the HTTP facts: http.test.mjs.
+  const SKIPPED = ['freshness.json', 'cache.json', 'pacing.json', 'http.json']
   for (const [file, doc] of Object.entries(files)) {
     if (SKIPPED.includes(file)) continue
     for (const kase of doc.cases) {

@@ -11,7 +11,9 @@ declare const redis: RedisClient
 declare const fetchRobots: RobotsFetch
 
 export async function worker (url: string): Promise<boolean> {
-  const cache = new SharedRobotsCache({ redis, fetch: fetchRobots, prefix: 'crawl:', leaseMs: 30_000, keepMs: 86_400_000 })
+  const cache = new SharedRobotsCache({
+    redis, fetch: fetchRobots, prefix: 'crawl:', leaseMs: 30_000, keepMs: 86_400_000, fetchTimeoutMs: 10_000
+  })
   const pacer = new SharedPacer({ redis, floorMs: 500, retainMs: 3_600_000, localFallback: false })
   const answer: CachedAnswer = await cache.answerFor(url)
   const rules: Rules = answer.rulesFor('ExampleBot')
@@ -25,6 +27,7 @@ export async function worker (url: string): Promise<boolean> {
     if (got.kind !== 'go') await pacer.cancel(ticket)
   }
   const stats: SharedCacheStats = cache.stats
+  const unreadable: number = stats.unreadable
   const bytes: Uint8Array = new Entry().encode()
   const copy: Entry = Entry.decode(bytes, { freshForMs: 1000 })
   const body: Uint8Array = Entry.storedBody(bytes)
@@ -38,7 +41,8 @@ export async function worker (url: string): Promise<boolean> {
   if (got.kind === 'fetch' && got.lease !== null) {
     const lease: SharedLease = got.lease
     const etag: string | null = lease.etag
-    if (etag === null) {
+    const held: boolean = await low.renew(lease)
+    if (etag === null && held) {
       access = await low.store(lease, { status: 404 }, Date.now())
     } else {
       await low.abandon(lease)
@@ -47,5 +51,5 @@ export async function worker (url: string): Promise<boolean> {
   const until: number | null = got.until ?? got.retryAt
   low.close()
   copy.close()
-  return access !== 'disallow-all' && until !== 0 && start > 0 && stats.hits >= 0 && body.length >= 0 && names.length === 3 && gap === 1500 && rules.isAllowed(url)
+  return access !== 'disallow-all' && until !== 0 && start > 0 && unreadable >= 0 && stats.hits >= 0 && body.length >= 0 && names.length === 3 && gap === 1500 && rules.isAllowed(url)
 }

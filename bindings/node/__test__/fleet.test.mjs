@@ -2,7 +2,8 @@
 // redis-server.mjs): stored copies round-trip; workers fetch each
 // robots.txt once and pace each host as one crawler; the cache and pacing
 // vectors hold through Redis as they do locally, but for the differences
-// named below; Redis down fails safe.
+// named below; Redis down fails safe; and the faults the protocol survives
+// (fleet-faults.mjs).
 
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
@@ -13,9 +14,10 @@ import { fileURLToPath } from 'node:url'
 import Redis from 'ioredis'
 
 import {
-  Entry, Robots, SharedCache, SharedPacer, SharedRobotsCache, fleetScript, paceMs, pacerHost, robotsOrigin
+  Entry, Robots, SharedCache, SharedPacer, SharedRobotsCache, backend, fleetScript, paceMs, pacerHost, robotsOrigin
 } from 'robotstxt-engine'
 import { cacheOptions, runCacheSteps } from './cache-vectors.mjs'
+import { faults, noFleet } from './fleet-faults.mjs'
 import { startRedis } from './redis-server.mjs'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -127,7 +129,7 @@ function counting (answers, delayMs = 30) {
   return fetch
 }
 
-describe('SharedRobotsCache', () => {
+describe('SharedRobotsCache', { skip: noFleet }, () => {
   const SHOP = 'User-agent: *\nDisallow: /private/\nCrawl-delay: 0.5\n'
 
   test('two workers, forty questions at once: one fetch per origin', async () => {
@@ -221,7 +223,7 @@ function counted (redis) {
   }
 }
 
-describe('SharedCache', () => {
+describe('SharedCache', { skip: noFleet }, () => {
   const BODY = 'User-agent: *\nDisallow: /private/\n'
 
   test('one worker fetches; another waits, or is disallowed until the lease runs out, then reads the copy', async () => {
@@ -242,7 +244,7 @@ describe('SharedCache', () => {
     const read = await two.lookup('https://a.test/y', t + 3000)
     assert.equal(read.kind, 'ready')
     assert.equal(read.answer.rulesFor('ExampleBot').isAllowed('/private/z'), false)
-    assert.deepEqual(two.stats, { hits: 1, misses: 2, fetches: 0, stale: 0, evictions: 0, redisErrors: 0, entries: 1 })
+    assert.deepEqual(two.stats, { hits: 1, misses: 2, fetches: 0, stale: 0, evictions: 0, unreadable: 0, redisErrors: 0, entries: 1 })
     // Due a day later: the validators of the fleet's copy come with the lease.
     const again = await two.lookup('https://a.test/', t + 86_402_000)
     assert.equal(again.kind, 'fetch')
@@ -330,7 +332,7 @@ const FLEET_DIFFERENCES = new Map([
 // case under its own prefix, on an injected clock. Their stats steps are
 // asserted too: a worker's counters match the local cache's, but for the
 // entries named above.
-describe('the cache vectors, shared', () => {
+describe('the cache vectors, shared', { skip: noFleet }, () => {
   const doc = JSON.parse(readFileSync(join(here, '..', '..', '..', 'tests', 'vectors', 'cache.json'), 'utf8'))
   const EPOCH = 1_700_000_000_000
   test('every named difference is a case', () => {
@@ -350,7 +352,7 @@ describe('the cache vectors, shared', () => {
   }
 })
 
-describe('Redis unreachable', () => {
+describe('Redis unreachable', { skip: noFleet }, () => {
   test('the cache fails safe: the copy held answers, an origin without one is disallowed', async () => {
     const own = await startRedis()
     const fetch = counting({
@@ -413,7 +415,7 @@ describe('Redis unreachable', () => {
   })
 })
 
-describe('SharedPacer', () => {
+describe('SharedPacer', { skip: noFleet }, () => {
   test('two workers take turns one crawl delay apart; a 429 holds back both', async () => {
     const p = prefix()
     const [one, two] = [1, 2].map(() => new SharedPacer({ redis: client(), prefix: p, floorMs: 0 }))
@@ -447,10 +449,10 @@ describe('SharedPacer', () => {
     assert.equal(await one.inFlight('b.test'), 0)
   })
 
-  test('a crawl delay outlives the pace Redis lost: the worker that set it seeds it again', async () => {
+  test('a crawl delay outlives the pace Redis lost: a worker that knew it gives it back', async () => {
     const p = prefix()
     const admin = client()
-    const [one, two] = [1, 2].map(() => new SharedPacer({ redis: client(), prefix: p, floorMs: 0 }))
+    const [one, two, three] = [1, 2, 3].map(() => new SharedPacer({ redis: client(), prefix: p, floorMs: 0 }))
     await one.setDelay('d.test', { crawlDelay: 0.25 })
     const keys = await admin.keys(`${p}*`)
     assert.ok(keys.length > 0)
@@ -459,11 +461,16 @@ describe('SharedPacer', () => {
     const second = await two.reserve('d.test')
     assert.equal(second.start - first.start, 250)
     assert.equal(await two.gapMs('d.test'), 250)
-    // A worker that never set it has nothing to seed: the floor.
+    // two knows it now, from Redis's answer, and gives it back in turn.
     await admin.del(...(await admin.keys(`${p}*`)))
     const a = await two.reserve('d.test')
     const b = await two.reserve('d.test')
-    assert.ok(b.start - a.start < 250, `${b.start - a.start}`)
+    assert.equal(b.start - a.start, 250)
+    // A worker that never paced the host has nothing to give: the floor.
+    await admin.del(...(await admin.keys(`${p}*`)))
+    const c = await three.reserve('d.test')
+    const d = await three.reserve('d.test')
+    assert.ok(d.start - c.start < 250, `${d.start - c.start}`)
   })
 
   test('bad arguments', async () => {
@@ -490,7 +497,7 @@ const LOCAL_ONLY = new Set([
   'a full pacer forgets the least recently used idle host, never one inside its gap'
 ])
 
-describe('the pacing vectors, shared', () => {
+describe('the pacing vectors, shared', { skip: noFleet }, () => {
   const doc = JSON.parse(readFileSync(join(here, '..', '..', '..', 'tests', 'vectors', 'pacing.json'), 'utf8'))
   test('every case but the capacity ones runs', () => {
     const names = doc.cases.map((c) => c.name)
@@ -557,5 +564,15 @@ describe('the pacing vectors, shared', () => {
         }
       }
     })
+  }
+})
+
+faults()
+
+test('the WebAssembly build says fleet mode needs the native addon', { skip: backend !== 'wasm' && 'the native addon has fleet mode' }, () => {
+  const redis = { callBuffer: async () => null }
+  for (const make of [() => new SharedCache({ redis }), () => new SharedPacer({ redis }),
+    () => new SharedRobotsCache({ redis, fetch: async () => ({ status: 404 }) })]) {
+    assert.throws(make, { code: 'ERR_ROBOTSTXT_UNSUPPORTED', message: /needs the native addon/ })
   }
 })

@@ -10,7 +10,10 @@ import type { FetchErrorContext, RobotsFetch, WaitOptions } from './polite.js'
 /**
  * The Redis client the shared classes talk through: ioredis, or anything
  * with its `callBuffer(command, ...args)` (bulk replies as Buffers,
- * integers as numbers).
+ * integers as numbers, an error reply as a rejection with a `ReplyError`).
+ * Set it to fail a call within about a second while Redis is down or hung
+ * (ioredis: `connectTimeout: 1000, commandTimeout: 1000,
+ * maxRetriesPerRequest: 1`): the shared classes then fail safe at once.
  */
 export interface RedisClient {
   callBuffer(command: string, ...args: Array<string | number | Uint8Array>): Promise<unknown>
@@ -23,8 +26,11 @@ export interface SharedOptions {
   /** The prefix of every key: `'robotstxt:'` by default. */
   prefix?: string
   /**
-   * The clock, in epoch milliseconds, passed to every script. By default
-   * each script reads Redis's own (`TIME`), the same for every worker.
+   * The clock, in epoch milliseconds, passed to every script (tests,
+   * replays). By default the fleet's clock is Redis's own (`TIME`), the
+   * same for every worker, which each worker follows between calls by its
+   * monotonic clock (`performance.now()`): a step of the worker's wall
+   * clock (NTP, a VM resumed) keeps no copy past its due.
    */
   now?: () => number
   /**
@@ -34,10 +40,20 @@ export interface SharedOptions {
    * classes fail safe instead (see each class).
    */
   localFallback?: boolean
-  /** Told of every Redis failure (`code` `'ERR_ROBOTSTXT_REDIS'`). */
+  /**
+   * Told of every Redis failure (`code` `'ERR_ROBOTSTXT_REDIS'`): a call
+   * that failed, or an error reply or a reply the core cannot read.
+   */
   onRedisError?: (error: Error) => void
 }
 
+/**
+ * As the local cache's options, but for `leaseMs`: how long a fetch lease
+ * lasts unless renewed, 60,000 (60 s). `SharedRobotsCache` renews it
+ * every third of it while its fetch goes on, so a slow robots.txt stays
+ * one fetch for the fleet; a worker killed mid-fetch holds it no longer.
+ * `capacity` bounds the copies this worker holds parsed, not the fleet's.
+ */
 export interface SharedCacheOptions extends CacheOptions, Pick<SharedOptions, 'redis' | 'prefix' | 'now'> {
   /** How long Redis keeps a copy: 2,678,400,000 (31 days). */
   keepMs?: number
@@ -76,18 +92,24 @@ export interface SharedCacheLookup {
 
 /**
  * The local `Cache`'s low-level surface, async, over one copy per origin
- * kept in Redis for a whole fleet: `lookup` says *fetch now* (a lease) to
- * one worker of the fleet per origin, `ready` (a copy) or `wait`; the
- * worker stores what it fetched, or abandons the lease. A copy is stored
+ * kept in Redis for a whole fleet (the core's fleet protocol decides every
+ * answer): `lookup` says *fetch now* (a lease) to one worker of the fleet
+ * per origin, `ready` (a copy) or `wait`; the worker stores what it
+ * fetched, or abandons the lease. A copy is stored
  * only under the origin's current lease: a lease that ran out (by the
  * clock that took it), was stored or abandoned is refused with
  * `ERR_ROBOTSTXT_INVALID_LEASE`, as the local cache refuses it, and a
  * worker whose lease ran out never overwrites the fleet's copy. Each
  * worker keeps the copies it uses parsed, by version (at most `capacity`):
- * while one is fresh, `lookup` makes no Redis call. `now` defaults to the
- * `now` option, else to Redis's clock. A Redis failure rejects with
- * `ERR_ROBOTSTXT_REDIS`; a copy fetched but not stored for it answers this
- * worker until Redis is back. `SharedRobotsCache` is built on it.
+ * while one is fresh, `lookup` makes no Redis call. A copy in Redis that
+ * this worker cannot read (damaged, or written in a newer format by a
+ * newer library during a rolling upgrade) is no copy: its reader is handed
+ * the fetch, to fetch over it, and `stats.unreadable` counts it. `now`
+ * defaults to the `now` option, else to Redis's clock. A Redis failure
+ * rejects with `ERR_ROBOTSTXT_REDIS`; a copy fetched but not stored for it
+ * answers this worker until Redis is back. `SharedRobotsCache` is built on
+ * it; a crawler with its own fetch loop calls `renew(lease)` every third
+ * of `leaseMs` while a fetch goes on.
  */
 export declare class SharedCache {
   constructor(options: SharedCacheOptions)
@@ -97,6 +119,12 @@ export declare class SharedCache {
   store(lease: SharedLease, outcome: FetchOutcome, now?: number | null): Promise<Access>
   /** As `cache.abandon`: the next lookup in the fleet hands the fetch out again. */
   abandon(lease: SharedLease): Promise<void>
+  /**
+   * Extends the lease by `leaseMs` while its fetch goes on: `true` while
+   * it is still this worker's, `false` once it ran out, was taken by
+   * another worker, or was stored or abandoned.
+   */
+  renew(lease: SharedLease): Promise<boolean>
   /** Forgets this worker's copy of `url`'s origin (the fleet's stays). */
   remove(url: string | Uint8Array): boolean
   /** This worker's counters. */
@@ -117,16 +145,34 @@ export interface SharedRobotsCacheOptions extends CacheOptions, SharedOptions {
   onFetchError?: (error: unknown, context: FetchErrorContext) => void
   /** How long Redis keeps a copy: 2,678,400,000 (31 days). */
   keepMs?: number
+  /**
+   * How long a robots.txt fetch may take before it is given up as a
+   * network error (its `signal` aborts): 60,000 (60 s). The fetch lease
+   * is renewed meanwhile, however long that is.
+   */
+  fetchTimeoutMs?: number
 }
 
 /** What `sharedRobotsCache.stats` counts, in this worker. */
 export interface SharedCacheStats {
+  /** Answers from a fresh copy. */
   hits: number
+  /** Lookups with no usable copy. */
   misses: number
+  /** Fetches this worker was handed. */
   fetches: number
+  /** Answers from a copy past its freshness. */
   stale: number
+  /** Origins this worker dropped to stay within `capacity`. */
   evictions: number
+  /**
+   * Copies in Redis this worker could not read (damaged, or of a newer
+   * format): answered as no copy, and fetched over.
+   */
+  unreadable: number
+  /** Redis calls that failed, or whose reply could not be read. */
   redisErrors: number
+  /** Origins this worker holds now. */
   entries: number
 }
 
@@ -138,6 +184,11 @@ export interface SharedCacheStats {
  * it, or answer with the copy they hold. Each worker keeps the copies it uses parsed,
  * by version: between refreshes a question costs no Redis call, and a
  * check is a local call.
+ *
+ * The worker that fetches renews its lease every third of `leaseMs`
+ * while the fetch goes on (bounded by `fetchTimeoutMs`), so a robots.txt
+ * slower than the lease is still fetched once. A copy in Redis this worker
+ * cannot read is fetched over by it (`stats.unreadable`).
  *
  * Redis unreachable: the copy this worker holds keeps answering (as an
  * unreachable robots.txt keeps the old copy); an origin it holds none of
@@ -161,6 +212,11 @@ export declare class SharedRobotsCache {
   [Symbol.dispose](): void
 }
 
+/**
+ * As the local pacer's options, but for `capacity`: how many hosts this
+ * worker remembers the pace of (default 10,000), to give back to Redis
+ * should it lose them.
+ */
 export interface SharedPacerOptions extends PacerOptions, SharedOptions {
   /**
    * How long Redis keeps a host's pace once nothing holds it back:
@@ -169,7 +225,10 @@ export interface SharedPacerOptions extends PacerOptions, SharedOptions {
   retainMs?: number
 }
 
-/** A reserved start slot, from `sharedPacer.reserve`. */
+/**
+ * A reserved start slot, from `sharedPacer.reserve` (only tickets it
+ * handed out are confirmed or cancelled).
+ */
 export interface SharedTicket {
   /** The host, as the pacer keys it. */
   host: string
@@ -184,9 +243,12 @@ export interface SharedTicket {
  * fleet: slots are handed out in order across every worker, and a backoff,
  * `Retry-After` or kill switch recorded by one worker holds back all. A
  * worker that dies with a request in flight frees its place after
- * `inFlightTimeoutMs`. Each worker remembers the delays it set: a host
- * whose pace Redis lost (a restart with empty memory, or expiry) starts
- * again from the delay of the first worker to ask.
+ * `inFlightTimeoutMs`. Each worker remembers what Redis last told it of
+ * each host it paces: a host whose pace Redis lost (a restart with empty
+ * memory, or expiry) gets back, strictest first, the kill switch, the
+ * `Retry-After`, the backoff and the crawl delay any worker knew of. A
+ * pace hash with fields no pace can trust (NaN, infinities, negatives,
+ * text) paces at the strictest safe pace, never a faster one.
  *
  * Redis unreachable: every call rejects (`ERR_ROBOTSTXT_REDIS`): no slot,
  * no request. With `localFallback`, `wait` paces by this worker's own

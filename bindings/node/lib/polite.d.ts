@@ -362,7 +362,8 @@ export interface HttpFetcherOptions {
  * follows redirects itself so that it can count them (behaviour §6: more than
  * five reaching a 2xx means allow everything), reads at most `maxBytes` of
  * the body, and reports `max-age`, `Retry-After`, `ETag` and
- * `Last-Modified`. A network error rejects (stored as such).
+ * `Last-Modified` as the core reads them (behaviour §11; a value it cannot
+ * read is left out). A network error rejects (stored as such).
  *
  * @throws {TypeError} an option of the wrong type.
  * @throws {RangeError} an unknown option, or a value out of range.
@@ -370,15 +371,21 @@ export interface HttpFetcherOptions {
 export declare function httpFetcher(options?: HttpFetcherOptions | null): RobotsFetch
 
 /**
- * A `Retry-After` header in milliseconds from `now` (default `Date.now()`):
- * a number of seconds, or an HTTP date (0 once past). `undefined` for no
- * header or one that is neither. Fits `pacer.record`'s `retryAfterMs`.
+ * A `Retry-After` header in milliseconds from `now` (epoch ms, default
+ * `Date.now()`), as the core reads it (behaviour §11): a number of seconds,
+ * or an HTTP date in any of its three forms, always GMT whatever the
+ * process's time zone (0 once past). Waits past 2^31 seconds are read as
+ * that. `undefined` for no header or one that is neither. Fits
+ * `pacer.record`'s `retryAfterMs`.
  *
  * ```js
  * retryAfterMs('120')                            // 120000
+ * retryAfterMs('Sun Nov  6 08:51:37 1994', Date.UTC(1994, 10, 6, 8, 49, 37)) // 120000
  * retryAfterMs(res.headers.get('retry-after'))   // undefined without the header
  * ```
  *
- * @throws {TypeError} `value` is not a string, `null` or `undefined`.
+ * @throws {TypeError} `value` is not a string, `null` or `undefined`, or
+ *   `now` is not a number.
+ * @throws {RangeError} `now` is negative or not finite.
  */
 export declare function retryAfterMs(value: string | null | undefined, now?: number): number | undefined

@@ -461,25 +461,14 @@ class Pacer extends native.Pacer {
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
+/**
+ * A `Retry-After` header in ms from `now`, as the core reads it (behaviour
+ * §11): delta-seconds or an HTTP-date, always GMT.
+ */
 function retryAfterMs (value, now) {
   if (value === undefined || value === null) return undefined
   if (typeof value !== 'string') throw wrongType('value', 'a string, null or undefined', value)
-  const text = value.trim()
-  if (/^\d+$/.test(text)) return Number(text) * 1000
-  if (!/^[A-Za-z]{3}/.test(text)) return undefined // an HTTP date starts with its day
-  const date = Date.parse(text)
-  if (Number.isNaN(date)) return undefined
-  return Math.max(0, date - (now ?? Date.now()))
-}
-
-/** `max-age` of a Cache-Control header, in ms, or undefined. */
-function maxAgeMs (header) {
-  if (header === null) return undefined
-  for (const directive of header.split(',')) {
-    const match = /^\s*max-age\s*=\s*"?(\d+)"?\s*$/i.exec(directive)
-    if (match !== null) return Number(match[1]) * 1000
-  }
-  return undefined
+  return native._httpRead({ retryAfter: value }, now ?? Date.now(), 0).retryAfterMs ?? undefined
 }
 
 async function readBody (response, maxBytes) {
@@ -558,14 +547,16 @@ function httpFetcher (options) {
       } else {
         await response.body?.cancel().catch(() => {})
       }
-      const maxAge = maxAgeMs(response.headers.get('cache-control'))
-      if (maxAge !== undefined) outcome.maxAgeMs = Math.max(maxAge, minMaxAgeMs)
-      const retry = retryAfterMs(response.headers.get('retry-after'))
-      if (retry !== undefined) outcome.retryAfterMs = retry
-      const newEtag = response.headers.get('etag')
-      if (newEtag !== null) outcome.etag = newEtag
-      const modified = response.headers.get('last-modified')
-      if (modified !== null) outcome.lastModified = modified
+      // The header values as they came: the core reads them (behaviour §11).
+      const facts = native._httpRead({
+        retryAfter: response.headers.get('retry-after'),
+        cacheControl: response.headers.get('cache-control'),
+        etag: response.headers.get('etag'),
+        lastModified: response.headers.get('last-modified')
+      }, Date.now(), minMaxAgeMs)
+      for (const key of ['maxAgeMs', 'retryAfterMs', 'etag', 'lastModified']) {
+        if (facts[key] !== null) outcome[key] = facts[key]
+      }
       return outcome
     }
   }

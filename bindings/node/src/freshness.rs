@@ -276,26 +276,6 @@ impl Entry {
         ))
     }
 
-    /// `cachedAnswer(now)`, saying `retryAt` (epoch ms) instead of the
-    /// entry's own: a fleet's answer while another worker fetches, until its
-    /// lease runs out (lib/fleet.js, as `Cache.lookup` answers then).
-    #[napi(skip_typescript, catch_unwind, js_name = "_cachedAnswerUntil")]
-    pub fn cached_answer_until(
-        &self,
-        env: &Env,
-        now_ms: Unknown,
-        retry_at: Unknown,
-    ) -> Result<CachedAnswer> {
-        let now = Js::new(env, &now_ms).millis("now")?;
-        let retry_at = Js::new(env, &retry_at).millis("retryAt")?;
-        let (entry, policy) = js::open(env, &self.inner, "Entry")?;
-        Ok(CachedAnswer::new(
-            entry.cached(now, policy),
-            Some(retry_at),
-            policy.parse.profile(),
-        ))
-    }
-
     /// Records the outcome of a fetch made at `now` and returns what it
     /// meant.
     ///

@@ -17,7 +17,12 @@
 //! - [`cache`]: `Cache`, copies keyed by origin with single-flight fetches;
 //! - [`pacer`]: `Pacer` and its `Ticket`s, request start slots per host
 //!   (behaviour §8);
-//! - [`user_agent`]: `productToken`, a crawler's token from its header.
+//! - [`user_agent`]: `productToken`, a crawler's token from its header;
+//! - [`http`]: `_httpRead`, the HTTP facts of a response for
+//!   `lib/polite.js` (behaviour §11);
+//! - [`fleet`], `fleet_cache`, `fleet_pacer`: the fleet's scripts and keys,
+//!   and the core's `FleetCache` and `FleetPacer` as `lib/fleet.js` drives
+//!   them (not in the WebAssembly build).
 //!
 //! Every class has `close()`, which frees its native memory at once; each
 //! keeps what it holds in an `Option` that `close()` empties, and every
@@ -37,8 +42,16 @@
 mod access;
 mod cache;
 mod fleet;
+// The fleet protocol's steps. The WebAssembly build leaves them out: with
+// them its module is 378 KB gzipped, over its 350 KB budget (lib/fleet.js
+// says so when a shared class is made there).
+#[cfg(not(target_family = "wasm"))]
+mod fleet_cache;
+#[cfg(not(target_family = "wasm"))]
+mod fleet_pacer;
 mod freshness;
 mod handles;
+mod http;
 mod js;
 mod pacer;
 mod preferences;

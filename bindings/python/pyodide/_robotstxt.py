@@ -1866,3 +1866,47 @@ def product_token(user_agent: object) -> str:
 def core_version() -> str:
     """The version of the robotstxt core this module was built with."""
     return _c.cstr(_f.version())
+
+
+def http_read(retry_after: object = None, cache_control: object = None, etag: object = None,
+              last_modified: object = None, *, now_ms: object = None, min_max_age_ms: object = None) -> Tuple[Any, ...]:
+    """A robots.txt response's header values read: (max_age_ms, retry_after_ms, etag,
+    last_modified, ignored), with the reason for each value ignored (behaviour §11)."""
+    now = _now(now_ms)
+    floor = 0 if min_max_age_ms is None else _millis(min_max_age_ms, "min_max_age_ms")
+    given = (retry_after, cache_control, etag, last_modified)
+    texts = [None if v is None else _text(v, what)
+             for v, what in zip(given, ("retry_after", "cache_control", "etag", "last_modified"))]
+    # A robotstxt_http_response (64 bytes: status, redirects, body, then each
+    # header's flag and text), then room for the robotstxt_fetch (72) and
+    # the ignored bits.
+    lay = _core.Layout(64 + 72 + 8)
+    at = [lay.text(t or b"") for t in texts]
+    base, spans = lay.place(_c)
+    head = struct.pack("<H2xIII", 0, 0, 0, 0) + b"".join(
+        struct.pack("<?3xII", t is not None, *spans[i]) for t, i in zip(texts, at))
+    _c.put_at(base, lay.blob(head))
+    _ok(_f.http_read(base, now, floor, base + 64, base + 136))
+    raw = _c.read(base + 64, 76)
+    (has_age, age, has_retry, retry, has_etag, etag_p, etag_n,
+     has_lm, lm_p, lm_n) = struct.unpack_from("<16x?7xQ?7xQ?3xII?3xII", raw)
+    bits = struct.unpack_from("<I", raw, 72)[0]
+
+    def same_type(value: object, has: bool, p: int, n: int) -> Any:
+        if not has:
+            return None
+        data = _c.read(p, n)
+        return _lossy(data) if isinstance(value, str) else data
+
+    validators = (same_type(etag, has_etag, etag_p, etag_n), same_type(last_modified, has_lm, lm_p, lm_n))
+    # The reasons: the single calls on the same values say them.
+    ignored = []
+    if bits & K["HTTP_IGNORED_RETRY_AFTER"]:
+        t = texts[0] or b""
+        _f.retry_after_ms(_c.write(t), len(t), now, _O)
+        ignored.append(_c.last_error())
+    if bits & K["HTTP_IGNORED_CACHE_CONTROL"]:
+        t = texts[1] or b""
+        _f.max_age_ms(_c.write(t), len(t), _O, _O + 8)
+        ignored.append(_c.last_error())
+    return (age if has_age else None, retry if has_retry else None, *validators, ignored)

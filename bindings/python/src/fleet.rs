@@ -1,15 +1,23 @@
 //! What a fleet's shared store needs from the core: a copy as bytes
 //! (`Entry.encode`, `Entry.decode`, `Entry.stored_body`, whose methods in
 //! access.rs call these), the Lua scripts each worker runs in Redis, and
-//! the keys a copy and a pace are stored under. The package's
-//! `robotstxt.fleet` (SharedRobotsCache, SharedPacer) uses them; they are
-//! exported for a crawler that brings its own store code.
+//! the keys a copy and a pace are stored under, exported for a crawler
+//! that brings its own store code; and the core's fleet protocol
+//! (fleet_cache.rs, fleet_pacer.rs) for the package's `robotstxt.fleet`,
+//! which runs each `FleetCall` on its Redis client and hands the reply
+//! back as the client gave it.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::time::Instant;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyInt, PyList, PyMemoryView, PyString, PyTuple};
 
 use crate::args;
 use crate::errors::{self, Kind, OrRaise};
+use crate::fleet_cache::{FleetCache, SharedCacheStats, SharedLease, SharedLookup};
+use crate::fleet_pacer::{FleetPacer, SharedConfirm, SharedTicket};
 use crate::robots::PARSE_WITHOUT_GIL;
 use crate::rules::{rate_of, Rules};
 use crate::text::{self, Text};
@@ -76,7 +84,7 @@ pub fn stored_body<'py>(
 }
 
 /// The Lua source of the fleet script `name` ("lookup", "store",
-/// "abandon", "reserve", "confirm", "cancel", "record", "set_delay",
+/// "renew", "abandon", "reserve", "confirm", "cancel", "record", "set_delay",
 /// "set_enabled", "pace_state"), the shared prelude first, ready for EVAL
 /// or SCRIPT LOAD; each begins with its keys, arguments and answer.
 ///
@@ -153,4 +161,189 @@ pub fn pace_ms(
         .transpose()?;
     let rate = args::given(request_rate).map(rate_of).transpose()?;
     Ok(robotstxt::delay_ms(delay, rate))
+}
+
+/// Adds the fleet protocol's classes to `module`.
+pub fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<FleetCall>()?;
+    module.add_class::<FleetCache>()?;
+    module.add_class::<SharedLease>()?;
+    module.add_class::<SharedLookup>()?;
+    module.add_class::<SharedCacheStats>()?;
+    module.add_class::<FleetPacer>()?;
+    module.add_class::<SharedTicket>()?;
+    module.add_class::<SharedConfirm>()?;
+    Ok(())
+}
+
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Names a FleetCache or FleetPacer, so that its leases, tickets and
+/// calls are told from another's.
+pub fn next_id() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// When a step happens: `now` (ms on the fleet's clock, a test's or a
+/// replay's), else a reading of the process's monotonic clock, from
+/// which the core keeps the fleet's time (Redis's) so that a step of the
+/// wall clock moves nothing.
+pub fn at(now: Option<&Bound<'_, PyAny>>) -> PyResult<robotstxt::At> {
+    static START: OnceLock<Instant> = OnceLock::new();
+    Ok(match args::given(now) {
+        Some(ms) => robotstxt::At::Given(args::millis(ms, &"now")?),
+        None => robotstxt::At::Monotonic(
+            u64::try_from(START.get_or_init(Instant::now).elapsed().as_millis())
+                .unwrap_or(u64::MAX),
+        ),
+    })
+}
+
+/// A core error of a fleet step: a reply the core cannot read is a
+/// RedisError naming the script, as a failed call is.
+pub fn error(py: Python<'_>, error: &robotstxt::Error) -> PyErr {
+    match error {
+        robotstxt::Error::BadReply { script, .. } => {
+            errors::with_attribute(py, Kind::Redis, error.to_string(), Some(("step", script)))
+        }
+        other => errors::core(py, other),
+    }
+}
+
+/// A Redis reply as the client gave it: None, an int, bytes (or str, from
+/// a client that decodes), a list, or an exception instance.
+pub fn reply(value: &Bound<'_, PyAny>) -> robotstxt::Reply {
+    use robotstxt::Reply;
+    if value.is_none() {
+        return Reply::Nil;
+    }
+    if value.is_instance_of::<PyBool>() {
+        return Reply::Int(i64::from(value.is_truthy().unwrap_or(false)));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return value.extract::<i64>().map_or_else(
+            |_| Reply::Error(format!("an integer out of range: {value}")),
+            Reply::Int,
+        );
+    }
+    if let Ok(items) = value.cast::<PyList>() {
+        return Reply::Array(items.iter().map(|item| reply(&item)).collect());
+    }
+    if let Ok(items) = value.cast::<PyTuple>() {
+        return Reply::Array(items.iter().map(|item| reply(&item)).collect());
+    }
+    if value.is_instance_of::<pyo3::exceptions::PyBaseException>() {
+        return Reply::Error(value.str().map_or_else(|_| "?".into(), |s| s.to_string()));
+    }
+    match text::read(value, &"reply") {
+        Ok(bytes) => Reply::Bytes(bytes.as_bytes().to_vec()),
+        Err(_) => Reply::Error(format!(
+            "a reply of type {}",
+            value
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".into(), |n| n.to_string())
+        )),
+    }
+}
+
+/// What a call's reply is read with (boxed: a store step holds a copy).
+pub enum Pending {
+    Lookup(Box<robotstxt::LookupStep>),
+    Store(Box<robotstxt::StoreStep>),
+    Pace(Box<robotstxt::PaceStep>),
+    /// A renewal or an abandon, read without a step.
+    Plain,
+}
+
+/// One fleet script to run on a Redis client: EVALSHA of the SHA-1 of
+/// source (EVAL of source when Redis answers NOSCRIPT) with keys, then
+/// args; its reply goes back to the FleetCache or FleetPacer method that
+/// reads it, once.
+#[pyclass(frozen, module = "robotstxt")]
+pub struct FleetCall {
+    call: robotstxt::ScriptCall,
+    pending: Mutex<Option<Pending>>,
+    owner: u64,
+}
+
+impl FleetCall {
+    pub fn new(call: robotstxt::ScriptCall, pending: Pending, owner: u64) -> FleetCall {
+        FleetCall {
+            call,
+            pending: Mutex::new(Some(pending)),
+            owner,
+        }
+    }
+
+    /// The step `pick` takes from the call (it gives back what is not
+    /// its kind): each reply is read once, by the object that made it.
+    pub fn take<T>(
+        &self,
+        py: Python<'_>,
+        owner: u64,
+        what: &str,
+        pick: impl FnOnce(Pending) -> Result<T, Pending>,
+    ) -> PyResult<T> {
+        let wrong = || {
+            errors::new(
+                py,
+                Kind::InvalidArgument,
+                format!(
+                    "call must be a {what} call this object made, whose reply was not read yet"
+                ),
+            )
+        };
+        let mut slot = lock(&self.pending);
+        if self.owner != owner {
+            return Err(wrong());
+        }
+        let pending = slot.take().ok_or_else(wrong)?;
+        pick(pending).map_err(|back| {
+            *slot = Some(back);
+            wrong()
+        })
+    }
+}
+
+#[pymethods]
+impl FleetCall {
+    /// The script's name, as fleet_script takes it.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.call.name()
+    }
+
+    /// The script's Lua source, for EVAL or SCRIPT LOAD.
+    #[getter]
+    fn source(&self) -> &'static str {
+        self.call.source()
+    }
+
+    /// The keys, in order.
+    #[getter]
+    fn keys(&self) -> Vec<String> {
+        self.call.keys().to_vec()
+    }
+
+    /// The arguments, in order.
+    #[getter]
+    fn args<'py>(&self, py: Python<'py>) -> Vec<Bound<'py, PyBytes>> {
+        self.call
+            .args()
+            .iter()
+            .map(|a| PyBytes::new(py, a))
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<robotstxt.FleetCall {} {:?}>",
+            self.call.name(),
+            self.call.keys()
+        )
+    }
 }

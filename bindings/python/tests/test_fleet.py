@@ -792,9 +792,14 @@ def test_a_crawl_delay_outlives_the_pace_redis_lost(server: RedisServer) -> None
         second = await two.reserve("d.test")
         assert first is not None and second is not None
         assert second.start - first.start == 250
-        # A worker that never set a delay has none to seed: the floor.
+        # Any worker that saw the pace gives it back (two only reserved);
+        # one that knew nothing of the host has nothing to give: the floor.
         await admin.delete(*(await admin.keys(f"{p}*")))
         a, b = await two.reserve("d.test"), await two.reserve("d.test")
+        assert a is not None and b is not None and b.start - a.start == 250
+        await admin.delete(*(await admin.keys(f"{p}*")))
+        three = SharedPacer(client(server.port), prefix=p, floor_ms=0)
+        a, b = await three.reserve("d.test"), await three.reserve("d.test")
         assert a is not None and b is not None and b.start - a.start < 250
 
     run(main)
@@ -974,7 +979,9 @@ def test_two_fleet_workers_crawl_a_site_as_one(server: RedisServer) -> None:
     pages = site.pages()
     assert not [h for h in pages if h.path.startswith("/private/")]
     assert all(h.headers.get("User-Agent", "").startswith("ExampleBot/1.0 (worker w") for h in pages)
-    # The fleet's pace: starts a crawl delay apart, nothing during the Retry-After.
+    # The fleet's pace: starts a crawl delay apart (less 50 ms: the site
+    # stamps arrivals, which a loaded machine delays unevenly, as
+    # tests/fleet allows), nothing during the Retry-After.
     starts = sorted(h.at for h in pages)
-    assert min(b - a for a, b in zip(starts, starts[1:])) >= 0.09, starts
+    assert min(b - a for a, b in zip(starts, starts[1:])) >= 0.1 - 0.05, starts
     assert not [h for h in pages if refused[0] < h.at < refused[0] + 0.99]

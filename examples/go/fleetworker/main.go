@@ -51,7 +51,7 @@ func main() {
 	id := flag.String("id", "", "this worker's name (required)")
 	token := flag.String("token", "ExampleBot", "the crawler's product token")
 	deadlineMS := flag.Int64("deadline-ms", 0, "how long to run, in ms (required)")
-	leaseMS := flag.Int64("lease-ms", 60_000, "how long a robots.txt fetch may take, in ms")
+	leaseMS := flag.Int64("lease-ms", 60_000, "how long the fleet's lease on a robots.txt fetch lasts unless renewed, in ms")
 	retryMS := flag.Int64("retry-ms", 3_600_000, "when to fetch a robots.txt again after a failure, in ms")
 	floorMS := flag.Int64("floor-ms", 1000, "the smallest gap between two requests to a host, in ms")
 	inFlightTimeoutMS := flag.Int64("in-flight-timeout-ms", 120_000, "when an unreported request frees its place, in ms")

@@ -101,6 +101,49 @@ const (
 	PacerRecord
 	PacerSetEnabled
 	PacerGapMS
+	HTTPRead
+	// A fleet's protocol, sans I/O (robotstxt_fleet_*).
+	FleetStepFree
+	FleetStepScript
+	FleetStepCounts
+	FleetStepKey
+	FleetStepArg
+	FleetCacheNew
+	FleetCacheFree
+	FleetCacheLookup
+	FleetCacheLookupReply
+	FleetLeaseRead
+	FleetLeaseFree
+	FleetCacheRenew
+	FleetCacheRenewReply
+	FleetCacheStore
+	FleetCacheStoreReply
+	FleetCacheStoreFailed
+	FleetCacheAbandon
+	FleetCacheRedisFailed
+	FleetCacheFailSafe
+	FleetCacheRemove
+	FleetCacheStats
+	FleetCacheLen
+	FleetCacheMSUntil
+	FleetCacheRenewEveryMS
+	FleetPacerNew
+	FleetPacerFree
+	FleetPacerReserve
+	FleetPacerReserveReply
+	FleetTicketRead
+	FleetTicketFree
+	FleetPacerConfirm
+	FleetPacerConfirmReply
+	FleetPacerCancel
+	FleetPacerRecord
+	FleetPacerSetDelay
+	FleetPacerSetEnabled
+	FleetPacerStepReply
+	FleetPacerPaceState
+	FleetPacerPaceStateReply
+	FleetPacerMSUntil
+	PaceDelayMS
 	WasmAlloc
 	WasmFree
 	numFuncs
@@ -204,6 +247,48 @@ var funcNames = [numFuncs]string{
 	PacerRecord:               "robotstxt_pacer_record",
 	PacerSetEnabled:           "robotstxt_pacer_set_enabled",
 	PacerGapMS:                "robotstxt_pacer_gap_ms",
+	HTTPRead:                  "robotstxt_http_read",
+	FleetStepFree:             "robotstxt_fleet_step_free",
+	FleetStepScript:           "robotstxt_fleet_step_script",
+	FleetStepCounts:           "robotstxt_fleet_step_counts",
+	FleetStepKey:              "robotstxt_fleet_step_key",
+	FleetStepArg:              "robotstxt_fleet_step_arg",
+	FleetCacheNew:             "robotstxt_fleet_cache_new",
+	FleetCacheFree:            "robotstxt_fleet_cache_free",
+	FleetCacheLookup:          "robotstxt_fleet_cache_lookup",
+	FleetCacheLookupReply:     "robotstxt_fleet_cache_lookup_reply",
+	FleetLeaseRead:            "robotstxt_fleet_lease_read",
+	FleetLeaseFree:            "robotstxt_fleet_lease_free",
+	FleetCacheRenew:           "robotstxt_fleet_cache_renew",
+	FleetCacheRenewReply:      "robotstxt_fleet_cache_renew_reply",
+	FleetCacheStore:           "robotstxt_fleet_cache_store",
+	FleetCacheStoreReply:      "robotstxt_fleet_cache_store_reply",
+	FleetCacheStoreFailed:     "robotstxt_fleet_cache_store_failed",
+	FleetCacheAbandon:         "robotstxt_fleet_cache_abandon",
+	FleetCacheRedisFailed:     "robotstxt_fleet_cache_redis_failed",
+	FleetCacheFailSafe:        "robotstxt_fleet_cache_fail_safe",
+	FleetCacheRemove:          "robotstxt_fleet_cache_remove",
+	FleetCacheStats:           "robotstxt_fleet_cache_stats",
+	FleetCacheLen:             "robotstxt_fleet_cache_len",
+	FleetCacheMSUntil:         "robotstxt_fleet_cache_ms_until",
+	FleetCacheRenewEveryMS:    "robotstxt_fleet_cache_renew_every_ms",
+	FleetPacerNew:             "robotstxt_fleet_pacer_new",
+	FleetPacerFree:            "robotstxt_fleet_pacer_free",
+	FleetPacerReserve:         "robotstxt_fleet_pacer_reserve",
+	FleetPacerReserveReply:    "robotstxt_fleet_pacer_reserve_reply",
+	FleetTicketRead:           "robotstxt_fleet_ticket_read",
+	FleetTicketFree:           "robotstxt_fleet_ticket_free",
+	FleetPacerConfirm:         "robotstxt_fleet_pacer_confirm",
+	FleetPacerConfirmReply:    "robotstxt_fleet_pacer_confirm_reply",
+	FleetPacerCancel:          "robotstxt_fleet_pacer_cancel",
+	FleetPacerRecord:          "robotstxt_fleet_pacer_record",
+	FleetPacerSetDelay:        "robotstxt_fleet_pacer_set_delay",
+	FleetPacerSetEnabled:      "robotstxt_fleet_pacer_set_enabled",
+	FleetPacerStepReply:       "robotstxt_fleet_pacer_step_reply",
+	FleetPacerPaceState:       "robotstxt_fleet_pacer_pace_state",
+	FleetPacerPaceStateReply:  "robotstxt_fleet_pacer_pace_state_reply",
+	FleetPacerMSUntil:         "robotstxt_fleet_pacer_ms_until",
+	PaceDelayMS:               "robotstxt_pace_delay_ms",
 	WasmAlloc:                 "robotstxt_wasm_alloc",
 	WasmFree:                  "robotstxt_wasm_free",
 }

@@ -1,65 +1,79 @@
-"""HTTP header readings shared by the fetchers and the Scrapy middleware."""
+"""HTTP header readings shared by the fetchers and the Scrapy middleware.
+
+The core reads every value (behaviour §11); this module only passes the
+header values through, as the HTTP client gives them.
+"""
 
 from __future__ import annotations
 
-import email.utils
-import re
-import time
-from typing import Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-_MAX_AGE = re.compile(r'^\s*max-age\s*=\s*"?(\d+)"?\s*$', re.IGNORECASE)
+from ._robotstxt import http_read
 
-
-def _text(value: Union[str, bytes, None]) -> Optional[str]:
-    if value is None:
-        return None
-    if isinstance(value, bytes):
-        return value.decode("latin-1")
-    return value
+Header = Union[str, bytes, None]
 
 
-def retry_after_ms(value: Union[str, bytes, None], now_ms: Optional[float] = None) -> Optional[int]:
+def retry_after_ms(value: Header, now_ms: Optional[float] = None) -> Optional[int]:
     """A ``Retry-After`` header in milliseconds from now, or None.
 
-    It may be a number of seconds (``"120"``) or an HTTP date (``"Wed, 21
-    Oct 2015 07:28:00 GMT"``; a date in the past gives 0). ``now_ms`` is the
-    clock for a date (the system clock when left out). Anything else, or no
-    header, gives None.
+    It may be a number of seconds (``"120"``) or an HTTP date in any of its
+    three forms, always GMT (``"Wed, 21 Oct 2015 07:28:00 GMT"``, ``"Wednesday,
+    21-Oct-15 07:28:00 GMT"``, ``"Wed Oct 21 07:28:00 2015"``; a date in the
+    past gives 0). ``now_ms`` is the clock for a date (the system clock when
+    left out). Anything else, or no header, gives None.
 
     >>> retry_after_ms("120")
+    120000
+    >>> retry_after_ms("Wed Oct 21 07:30:00 2015", now_ms=1445412480000)
     120000
     >>> retry_after_ms("soon") is None
     True
     """
-    text = _text(value)
-    if text is None:
+    if value is None:
         return None
-    text = text.strip()
-    if text.isdigit():
-        return int(text) * 1000
-    if not text[:3].isalpha():  # an HTTP date starts with its day's name
-        return None
-    try:
-        when = email.utils.parsedate_to_datetime(text)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    now = time.time() * 1000 if now_ms is None else now_ms
-    return max(0, int(when.timestamp() * 1000 - now))
+    return http_read(retry_after=value, now_ms=now_ms)[1]
 
 
-def max_age_ms(value: Union[str, bytes, None]) -> Optional[int]:
+def max_age_ms(value: Header) -> Optional[int]:
     """The ``max-age`` of a ``Cache-Control`` header in milliseconds, or None.
 
     >>> max_age_ms("public, max-age=600")
     600000
     """
-    text = _text(value)
-    if text is None:
+    if value is None:
         return None
-    for directive in text.split(","):
-        match = _MAX_AGE.match(directive)
-        if match is not None:
-            return int(match.group(1)) * 1000
-    return None
+    return http_read(cache_control=value, now_ms=0)[0]
+
+
+def response_fields(
+    header: Callable[[str], Any],
+    min_max_age_ms: int,
+    now_ms: Optional[float] = None,
+) -> Tuple[Dict[str, Any], List[str]]:
+    """The fetch outcome's header fields of a response whose headers
+    ``header(name)`` gives (str, bytes or None): ``max_age_ms`` (raised to
+    at least ``min_max_age_ms``), ``retry_after_ms``, ``etag`` and
+    ``last_modified``; and why each value left out was ignored.
+
+    >>> headers = {"retry-after": "soon", "etag": ' "v1" '}
+    >>> fields, ignored = response_fields(headers.get, 60_000)
+    >>> fields["etag"], fields["retry_after_ms"]
+    ('"v1"', None)
+    >>> ignored
+    ['Retry-After ignored: not delta-seconds nor an HTTP-date: "soon"']
+    """
+    max_age, retry_after, etag, last_modified, ignored = http_read(
+        header("retry-after"),
+        header("cache-control"),
+        header("etag"),
+        header("last-modified"),
+        now_ms=now_ms,
+        min_max_age_ms=min_max_age_ms,
+    )
+    fields = {
+        "max_age_ms": max_age,
+        "retry_after_ms": retry_after,
+        "etag": etag,
+        "last_modified": last_modified,
+    }
+    return fields, ignored

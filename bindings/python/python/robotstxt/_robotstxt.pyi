@@ -1,7 +1,7 @@
 """Types of the compiled module robotstxt._robotstxt (re-exported by robotstxt)."""
 
 from types import TracebackType
-from typing import Dict, Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final, overload
+from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, final, overload
 
 Text = Union[str, bytes, bytearray, memoryview]
 """What a body, URL, token or host may be: str (read as UTF-8), bytes,
@@ -59,6 +59,7 @@ STORED_COPY_VERSION: int
 FleetScriptName = Literal[
     "lookup",
     "store",
+    "renew",
     "abandon",
     "reserve",
     "confirm",
@@ -685,8 +686,198 @@ def pace_ms(
 ) -> int:
     """The gap (ms) a pace asks of a pacer, as Pacer.set_delay sets it."""
 
+WhenFetchingName = Literal["wait", "disallow-all"]
+
+@final
+class FleetCall:
+    """One fleet script to run: EVALSHA of sha1(source), EVAL of source on
+    NOSCRIPT, with keys then args; its reply goes back to the method that
+    reads it, once."""
+
+    @property
+    def name(self) -> FleetScriptName: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def keys(self) -> List[str]: ...
+    @property
+    def args(self) -> List[bytes]: ...
+
+@final
+class SharedLease:
+    """The right, and duty, to fetch one origin's robots.txt for a fleet."""
+
+    @property
+    def origin(self) -> str: ...
+    @property
+    def robots_url(self) -> str: ...
+    @property
+    def etag(self) -> Optional[str]: ...
+    @property
+    def last_modified(self) -> Optional[str]: ...
+    @property
+    def ended(self) -> bool: ...
+
+@final
+class SharedLookup:
+    """What SharedCache.lookup answers."""
+
+    @property
+    def kind(self) -> Literal["ready", "fetch", "wait"]: ...
+    @property
+    def answer(self) -> Optional[Answer]: ...
+    @property
+    def stale(self) -> Optional[bool]: ...
+    @property
+    def retry_at(self) -> Optional[int]: ...
+    @property
+    def lease(self) -> Optional[SharedLease]: ...
+    @property
+    def until(self) -> Optional[int]: ...
+
+@final
+class SharedCacheStats:
+    """What a SharedCache counted, in this worker."""
+
+    @property
+    def hits(self) -> int: ...
+    @property
+    def misses(self) -> int: ...
+    @property
+    def fetches(self) -> int: ...
+    @property
+    def stale(self) -> int: ...
+    @property
+    def evictions(self) -> int: ...
+    @property
+    def redis_errors(self) -> int: ...
+    @property
+    def entries(self) -> int: ...
+    @property
+    def unreadable(self) -> int:
+        """Copies in Redis this worker could not read (damaged, or of a
+        newer format): answered as no copy, and fetched over."""
+
+@final
+class FleetCache:
+    """One worker's side of a fleet's shared cache, sans I/O (the core's
+    FleetCache); robotstxt.fleet.SharedCache runs its calls. `now` is the
+    fleet's time given; left out, the monotonic clock is read."""
+
+    def __init__(
+        self,
+        *,
+        prefix: Optional[str] = "robotstxt:",
+        lease_ms: Optional[int] = 60_000,
+        keep_ms: Optional[int] = 2_678_400_000,
+        capacity: Optional[int] = 10_000,
+        **freshness: Any,
+    ) -> None:
+        """Options of Entry as freshness."""
+    def lookup(
+        self, url: Text, when_fetching: WhenFetchingName, *, now: Optional[Millis] = None
+    ) -> Union[SharedLookup, FleetCall]: ...
+    def lookup_reply(self, call: FleetCall, reply: object) -> Union[SharedLookup, FleetCall]: ...
+    def renew(self, lease: SharedLease, *, now: Optional[Millis] = None) -> FleetCall: ...
+    def renew_reply(self, reply: object) -> bool: ...
+    def store(
+        self, lease: SharedLease, status: Optional[int], *, now: Optional[Millis] = None, **outcome: Any
+    ) -> FleetCall:
+        """Arguments as Entry.record's."""
+    def store_reply(self, call: FleetCall, reply: object) -> Tuple[Access, Answer, bool]: ...
+    def store_failed(self, call: FleetCall) -> Tuple[Access, Answer]: ...
+    def abandon(self, lease: SharedLease) -> FleetCall: ...
+    def redis_failed(self) -> None: ...
+    def fail_safe(self, url: Text, *, now: Optional[Millis] = None) -> Answer: ...
+    def ms_until(self, until: Millis, *, now: Optional[Millis] = None) -> int: ...
+    @property
+    def renew_every_ms(self) -> int: ...
+    def issued(self, lease: object) -> bool: ...
+    def remove(self, url: Text) -> bool: ...
+    @property
+    def stats(self) -> SharedCacheStats: ...
+    def close(self) -> None: ...
+    def __len__(self) -> int: ...
+
+@final
+class SharedTicket:
+    """A reserved start slot, from SharedPacer.reserve."""
+
+    @property
+    def host(self) -> str: ...
+    @property
+    def start(self) -> int: ...
+    @property
+    def generation(self) -> int: ...
+    @property
+    def spent(self) -> bool: ...
+
+@final
+class SharedConfirm:
+    """What SharedPacer.confirm answers."""
+
+    @property
+    def kind(self) -> Literal["go", "wait", "disabled"]: ...
+    @property
+    def until(self) -> Optional[int]: ...
+    @property
+    def busy(self) -> bool: ...
+    @property
+    def at(self) -> Optional[int]:
+        """"go": the fleet's time of the go (epoch ms); else None."""
+
+@final
+class FleetPacer:
+    """One worker's side of a fleet's shared pacer, sans I/O (the core's
+    FleetPacer); robotstxt.fleet.SharedPacer runs its calls."""
+
+    def __init__(
+        self,
+        *,
+        prefix: Optional[str] = "robotstxt:",
+        floor_ms: Optional[Millis] = 1_000,
+        backoff_cap_ms: Optional[Millis] = 600_000,
+        max_in_flight: Optional[int] = 1,
+        in_flight_timeout_ms: Optional[Millis] = 120_000,
+        retain_ms: Optional[int] = 86_400_000,
+        known_capacity: Optional[int] = 10_000,
+    ) -> None: ...
+    def reserve(self, host: Text, *, now: Optional[Millis] = None) -> FleetCall: ...
+    def reserve_reply(self, call: FleetCall, reply: object) -> Optional[SharedTicket]: ...
+    def confirm(self, ticket: SharedTicket, *, now: Optional[Millis] = None) -> FleetCall: ...
+    def confirm_reply(self, ticket: SharedTicket, call: FleetCall, reply: object) -> SharedConfirm: ...
+    def cancel(self, ticket: SharedTicket, *, now: Optional[Millis] = None) -> Optional[FleetCall]: ...
+    def record(
+        self,
+        host: Text,
+        status: Optional[int],
+        *,
+        retry_after_ms: Optional[Millis] = None,
+        now: Optional[Millis] = None,
+    ) -> FleetCall: ...
+    def set_delay(self, host: Text, delay_ms: int, *, now: Optional[Millis] = None) -> FleetCall: ...
+    def set_enabled(self, host: Text, enabled: bool, *, now: Optional[Millis] = None) -> FleetCall: ...
+    def pace_state(self, host: Text, *, now: Optional[Millis] = None) -> FleetCall: ...
+    def pace_state_reply(self, call: FleetCall, reply: object) -> Tuple[int, int]: ...
+    def step_reply(self, call: FleetCall, reply: object) -> int: ...
+    def ms_until(self, until: Millis, *, now: Optional[Millis] = None) -> int: ...
+    def close(self) -> None: ...
+
 def product_token(user_agent: Text) -> str:
     """The crawler's product token in a whole User-Agent header."""
 
 def core_version() -> str:
     """The version of the robotstxt core this module was built with."""
+
+def http_read(
+    retry_after: Optional[Text] = None,
+    cache_control: Optional[Text] = None,
+    etag: Optional[Text] = None,
+    last_modified: Optional[Text] = None,
+    *,
+    now_ms: Optional[Millis] = None,
+    min_max_age_ms: Optional[Millis] = None,
+) -> Tuple[Optional[int], Optional[int], Union[str, bytes, None], Union[str, bytes, None], List[str]]:
+    """A robots.txt response's header values read: (max_age_ms,
+    retry_after_ms, etag, last_modified, ignored), with the reason for each
+    value ignored (behaviour §11)."""

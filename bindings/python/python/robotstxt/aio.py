@@ -50,7 +50,7 @@ from typing import (
     Union,
 )
 
-from ._http import max_age_ms, retry_after_ms
+from ._http import max_age_ms, response_fields, retry_after_ms
 from ._robotstxt import (
     Answer,
     ArgumentTypeError,
@@ -561,15 +561,13 @@ def _outcome(
     header: Callable[[str], Optional[str]],
     min_max_age_ms: int,
 ) -> FetchOutcome:
-    max_age = max_age_ms(header("cache-control"))
+    # The header values as they came: the core reads them (behaviour §11).
+    fields, _ignored = response_fields(header, min_max_age_ms)
     return FetchOutcome(
         status=status,
         body=body if 200 <= status < 300 else b"",
         redirects=redirects,
-        max_age_ms=None if max_age is None else max(max_age, min_max_age_ms),
-        retry_after_ms=retry_after_ms(header("retry-after")),
-        etag=header("etag"),
-        last_modified=header("last-modified"),
+        **fields,
     )
 
 

@@ -47,7 +47,7 @@ from twisted.internet.defer import Deferred
 from w3lib.url import safe_url_string
 
 from ._agents import ANY_CRAWLER, rules_for_agent, token_of
-from ._http import max_age_ms, retry_after_ms
+from ._http import response_fields
 from ._robotstxt import Answer, Cache, Error, InvalidUrlError, Lease, Robots, Rules, origin, pace_ms
 
 if TYPE_CHECKING:
@@ -358,15 +358,11 @@ class RobotsTxtMiddleware:
             status = response.status
             self._stats.inc_value("robotstxt/response_count")
             self._stats.inc_value(f"robotstxt/response_status_count/{status}")
-            headers_of = response.headers
-            fields = {
-                "body": response.body if 200 <= status < 300 else b"",
-                "redirects": redirects,
-                "max_age_ms": _max_age(headers_of.get(b"Cache-Control")),
-                "retry_after_ms": retry_after_ms(headers_of.get(b"Retry-After")),
-                "etag": headers_of.get(b"ETag"),
-                "last_modified": headers_of.get(b"Last-Modified"),
-            }
+            # The header values as they came: the core reads them (behaviour
+            # §11); a max-age=0 must not turn a crawl into a robots.txt
+            # fetch per page.
+            fields, _ignored = response_fields(response.headers.get, 60_000)
+            fields.update(body=response.body if 200 <= status < 300 else b"", redirects=redirects)
             seen = f"HTTP {status}"
             if redirects:
                 seen += f" from {response.url} after {redirects} redirect{'s' if redirects > 1 else ''}"
@@ -502,13 +498,6 @@ def _redirect_target(response: Response) -> Optional[str]:
         return None
     target = urljoin(response.url, safe_url_string(location))
     return target if urlparse(target).scheme in ("http", "https") else None
-
-
-def _max_age(header: Optional[bytes]) -> Optional[int]:
-    """A max-age, raised to a minute: a max-age=0 must not turn a crawl into
-    a robots.txt fetch per page."""
-    ms = max_age_ms(header)
-    return None if ms is None else max(ms, 60_000)
 
 
 def _shared(round_: Deferred[None]) -> Deferred[None]:
