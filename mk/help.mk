@@ -8,7 +8,7 @@
 define HELP_TEXT
 First steps
 demo	run the practice shop (examples/shop) through C, Node, Go and Python
-test	everything CI runs: lints, every language's tests, dist-test, dist-all-test (~25 min on 2 cores)
+test	everything CI runs: lints, every language's tests, dist-test, dist-all-test (~28 min on 2 cores)
 help	this list
 Build
 build	the engine and the robotstxt-check CLI (build/robotstxt-check)
